@@ -1,0 +1,39 @@
+import type { Config } from 'jest';
+
+// ESM throughout: ts-jest compiles each file as an ES module and jest runs under
+// `node --experimental-vm-modules` (see the root package.json scripts).
+const shared = {
+  preset: 'ts-jest/presets/default-esm',
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@stress-gate/verdict-api/contract$': '<rootDir>/../verdict-api/src/contract.ts',
+    '^@stress-gate/verdict-api/identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/../tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+  },
+};
+
+const workspaces = ['verdict-api', 'orchestrator'];
+
+const config: Config = {
+  projects: [
+    ...workspaces.map((ws) => ({
+      ...shared,
+      displayName: { name: `unit:${ws}`, color: 'blue' as const },
+      rootDir: `<rootDir>/${ws}`,
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
+    })),
+    ...workspaces.map((ws) => ({
+      ...shared,
+      displayName: { name: `integration:${ws}`, color: 'magenta' as const },
+      rootDir: `<rootDir>/${ws}`,
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      testTimeout: 180_000,
+    })),
+  ],
+};
+
+export default config;

@@ -1,0 +1,37 @@
+// The service's configuration: one valibot schema over the environment, with defaults.
+import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
+import { VerdictApiError } from '../errors/errors.js';
+import { fieldPath } from '../http/schemas.js';
+
+/** Where embedded chDB keeps its data by default: `.data/chdb` at the repository's top level. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data/chdb', import.meta.url));
+
+const port = v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(0), v.maxValue(65535));
+
+export const ConfigSchema = v.object({
+  /** Interface to listen on. Default 127.0.0.1. */
+  VERDICT_API_HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '127.0.0.1'),
+  /** Port to listen on; 0 picks a free one. Default 8787. */
+  VERDICT_API_PORT: v.optional(port, '8787'),
+  /** A ClickHouse server (http://user:pass@host:8123). Unset: embedded chDB. */
+  CLICKHOUSE_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as http://127.0.0.1:8123'))),
+  /** The database the service owns. Default stress_gate. */
+  CLICKHOUSE_DATABASE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')), 'stress_gate'),
+  /** chDB's data directory, kept across restarts. Default .data/chdb in the repository. */
+  STRESS_GATE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
+  /** pino level. Default info. */
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+/** Reads the configuration or throws with `KEY: message`. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([k, value]) => k in ConfigSchema.entries && value !== undefined && value !== ''));
+  const result = v.safeParse(ConfigSchema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const field = fieldPath((issue.path ?? []).map((p) => p.key as string));
+  throw new VerdictApiError('CONFIG_INVALID', `${field}: ${issue.message}`, field);
+}

@@ -1,0 +1,240 @@
+// The wire contract between the orchestrator and the verdict API: one valibot schema per
+// request and response body. Both workspaces import this module, so they cannot disagree.
+import * as v from 'valibot';
+
+/** Largest number of identities one verdict request or one run upload may carry. */
+export const MAX_IDENTITIES = 100_000;
+
+const text = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check((s) => s.isWellFormed(), 'must be well-formed Unicode'),
+  );
+const count = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be >= 0'));
+const durationMs = v.pipe(v.number(), v.finite('must be finite'), v.minValue(0, 'must be >= 0'));
+
+/** The identity of a test case: Gradle project path, JUnit XML classname, JUnit XML name. */
+export const TestCaseIdentity = v.object({
+  module: text(1024),
+  suite: text(4096),
+  name: text(4096),
+});
+export type TestCaseIdentity = v.InferOutput<typeof TestCaseIdentity>;
+
+export const TestStatus = v.picklist(['success', 'failure', 'skipped']);
+export type TestStatus = v.InferOutput<typeof TestStatus>;
+export const RepetitionStatus = v.picklist(['success', 'failure']);
+export type RepetitionStatus = v.InferOutput<typeof RepetitionStatus>;
+
+export const Repetition = v.object({
+  repetition: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  status: RepetitionStatus,
+  durationMs,
+});
+export type Repetition = v.InferOutput<typeof Repetition>;
+
+/** A client-chosen run id: a retried upload with the same id is the same run. */
+export const RunId = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'must be 1-128 characters of letters, digits, ".", "_", ":" or "-"'),
+);
+
+export const Shard = v.object({
+  index: count,
+  total: v.pipe(count, v.minValue(1, 'must be >= 1')),
+});
+
+export const TestCaseRunUpload = v.object({
+  ...TestCaseIdentity.entries,
+  status: TestStatus,
+  durationMs,
+  muted: v.optional(v.boolean(), false),
+  repetitions: v.optional(v.array(Repetition), []),
+});
+export type TestCaseRunUpload = v.InferOutput<typeof TestCaseRunUpload>;
+
+/** POST /api/v1/projects/:project/runs: one first pass (or one shard of it). */
+export const RunUpload = v.object({
+  runId: RunId,
+  branch: text(1024),
+  commit: v.optional(v.pipe(v.string(), v.maxLength(256)), ''),
+  isCi: v.boolean(),
+  status: v.picklist(['success', 'failure']),
+  durationMs,
+  startedAt: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'))),
+  shard: v.optional(Shard, { index: 0, total: 1 }),
+  testCases: v.pipe(v.array(TestCaseRunUpload), v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`)),
+});
+export type RunUpload = v.InferInput<typeof RunUpload>;
+
+export const RunUploadResult = v.object({
+  runId: v.string(),
+  shard: Shard,
+  testCases: count,
+  newTestCases: count,
+  duplicate: v.boolean(),
+});
+export type RunUploadResult = v.InferOutput<typeof RunUploadResult>;
+
+/** One bucket of the repetition curve: a duration within maxDurationMs gets `repetitions`. */
+export const CurveBucket = v.object({
+  maxDurationMs: v.pipe(v.number(), v.finite(), v.minValue(1, 'must be > 0')),
+  bound: v.picklist(['inclusive', 'exclusive']),
+  repetitions: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(100, 'must be <= 100')),
+});
+export type CurveBucket = v.InferOutput<typeof CurveBucket>;
+
+const Curve = v.pipe(
+  v.array(CurveBucket),
+  v.minLength(1, 'must have at least one bucket'),
+  v.check(
+    (c) => c.every((b, i) => i === 0 || b.maxDurationMs > c[i - 1]!.maxDurationMs),
+    'buckets must be ordered by strictly increasing maxDurationMs',
+  ),
+  v.check(
+    (c) => c.every((b, i) => i === 0 || b.repetitions <= c[i - 1]!.repetitions),
+    'slower buckets must not get more repetitions than faster ones',
+  ),
+);
+
+/** The stress parameters a project carries beside its flaky-test policy. */
+export const StressParameters = v.object({
+  curve: Curve,
+  candidateCap: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  ceilingSeconds: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  bulkChangeRatio: v.pipe(v.number(), v.gtValue(0, 'must be in (0, 1]'), v.maxValue(1, 'must be in (0, 1]')),
+  bulkChangeFloor: v.pipe(count, v.minValue(1, 'must be >= 1')),
+});
+export type StressParameters = v.InferOutput<typeof StressParameters>;
+
+export const DEFAULT_STRESS_PARAMETERS: StressParameters = {
+  curve: [
+    { maxDurationMs: 5_000, bound: 'inclusive', repetitions: 10 },
+    { maxDurationMs: 10_000, bound: 'exclusive', repetitions: 5 },
+    { maxDurationMs: 30_000, bound: 'exclusive', repetitions: 3 },
+    { maxDurationMs: 300_000, bound: 'exclusive', repetitions: 2 },
+  ],
+  candidateCap: 200,
+  ceilingSeconds: 600,
+  bulkChangeRatio: 0.3,
+  bulkChangeFloor: 50,
+};
+
+/** The project's flaky-test policy (consumers that attribute flakiness read it). */
+export const FlakyPolicy = v.object({
+  autoMarkFlaky: v.boolean(),
+  autoMarkThreshold: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  cooldownDays: count,
+  autoQuarantine: v.boolean(),
+});
+export type FlakyPolicy = v.InferOutput<typeof FlakyPolicy>;
+
+export const DEFAULT_FLAKY_POLICY: FlakyPolicy = {
+  autoMarkFlaky: true,
+  autoMarkThreshold: 1,
+  cooldownDays: 14,
+  autoQuarantine: false,
+};
+
+/** GET/PATCH /api/v1/projects/:project/settings. */
+export const ProjectSettings = v.object({
+  defaultBranch: v.nullable(text(1024)),
+  flakyPolicy: FlakyPolicy,
+  stress: StressParameters,
+});
+export type ProjectSettings = v.InferOutput<typeof ProjectSettings>;
+
+export const ProjectSettingsPatch = v.object({
+  defaultBranch: v.optional(v.nullable(text(1024))),
+  flakyPolicy: v.optional(v.partial(FlakyPolicy)),
+  stress: v.optional(v.partial(StressParameters)),
+});
+export type ProjectSettingsPatch = v.InferInput<typeof ProjectSettingsPatch>;
+
+/** POST /api/v1/projects/:project/verdict: the identities the first pass ran. */
+export const VerdictRequest = v.object({
+  testCases: v.pipe(
+    v.array(v.object({ ...TestCaseIdentity.entries, durationMs })),
+    v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`),
+  ),
+});
+export type VerdictRequest = v.InferInput<typeof VerdictRequest>;
+
+export const Candidate = v.object({
+  ...TestCaseIdentity.entries,
+  testCaseId: v.string(),
+  durationMs,
+  /** Repetitions the curve gives this duration; null when excluded. */
+  repetitions: v.nullable(count),
+  excluded: v.nullable(v.object({ reason: v.literal('slow'), detail: v.string() })),
+});
+export type Candidate = v.InferOutput<typeof Candidate>;
+
+export const PremiseGuard = v.object({
+  fired: v.boolean(),
+  reason: v.nullable(v.picklist(['no_default_branch', 'no_default_branch_history'])),
+});
+export const BulkChangeGuard = v.object({
+  fired: v.boolean(),
+  newCount: count,
+  inventory: count,
+  ratio: v.number(),
+  floor: count,
+});
+export const CandidateCapGuard = v.object({ fired: v.boolean(), count, cap: count });
+
+export const VerdictResponse = v.object({
+  projectId: v.string(),
+  entitled: v.boolean(),
+  defaultBranch: v.nullable(v.string()),
+  parameters: StressParameters,
+  inventory: count,
+  posted: count,
+  /** New identities ("never run in CI on the default branch"), sorted by identity. */
+  candidates: v.array(Candidate),
+  guards: v.object({ premise: PremiseGuard, bulkChange: BulkChangeGuard, candidateCap: CandidateCapGuard }),
+});
+export type VerdictResponse = v.InferOutput<typeof VerdictResponse>;
+
+export const GateMode = v.picklist(['report', 'enforce']);
+export type GateMode = v.InferOutput<typeof GateMode>;
+
+export const GateOutcome = v.picklist(['passed', 'failed', 'guarded', 'incomplete', 'skipped', 'not_entitled', 'no_candidates']);
+export type GateOutcome = v.InferOutput<typeof GateOutcome>;
+
+export const GuardName = v.picklist(['premise', 'bulk_change', 'candidate_cap', 'ceiling']);
+export type GuardName = v.InferOutput<typeof GuardName>;
+
+/** POST /api/v1/projects/:project/runs/:runId/gate: the stress pass as one gated observation. */
+export const GateUpload = v.object({
+  shard: v.optional(Shard, { index: 0, total: 1 }),
+  mode: GateMode,
+  outcome: GateOutcome,
+  candidatesExamined: count,
+  stressed: count,
+  excluded: count,
+  notStressed: v.optional(count, 0),
+  guard: v.nullable(v.object({ name: GuardName, count, reason: v.string() })),
+  blocked: v.boolean(),
+  wouldHaveBlocked: v.boolean(),
+  testCases: v.pipe(
+    v.array(
+      v.object({
+        ...TestCaseIdentity.entries,
+        muted: v.optional(v.boolean(), false),
+        outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
+        repetitions: v.array(Repetition),
+      }),
+    ),
+    v.maxLength(MAX_IDENTITIES),
+  ),
+});
+export type GateUpload = v.InferInput<typeof GateUpload>;
+
+/** Error bodies: a stable code, a message, and the offending field when there is one. */
+export const ErrorBody = v.object({
+  error: v.object({ code: v.string(), message: v.string(), field: v.optional(v.string()) }),
+});
+export type ErrorBody = v.InferOutput<typeof ErrorBody>;

@@ -1,0 +1,42 @@
+// Records a stress pass as one gated observation: repetitions with source 'stress', the
+// per-candidate outcomes, and the gate's verdict on the run. Consumers that attribute
+// flakiness filter source = 'organic', so nothing here marks a test flaky project-wide.
+import type { Project } from '../accounts/accounts.js';
+import { testCaseId } from '../identity/test-case-id.js';
+import { formatDateTime } from '../sql/bind.js';
+import type { Database } from '../storage/database.js';
+import type { ParsedGateUpload } from '../http/schemas.js';
+import { rejectDuplicates } from '../ingest/duplicates.js';
+
+export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
+  rejectDuplicates(gate.testCases, 'testCases');
+  const recordedAt = formatDateTime(now);
+  const common = { project_id: project.projectId, run_id: runId, shard_index: gate.shard.index };
+  const cases = gate.testCases.map((t) => ({ t, id: testCaseId(project.projectId, t) }));
+  const repetitions = cases.flatMap(({ t, id }) =>
+    t.repetitions.map((r) => ({ ...common, test_case_id: id, source: 'stress', repetition: r.repetition, status: r.status, duration_ms: r.durationMs, ran_at: recordedAt })),
+  );
+  await db.engine.insert(db.t('test_case_run_repetitions'), repetitions);
+  await db.engine.insert(
+    db.t('gate_candidates'),
+    cases.map(({ t, id }) => ({ ...common, test_case_id: id, module: t.module, suite: t.suite, name: t.name, muted: t.muted ? 1 : 0, outcome: t.outcome, recorded_at: recordedAt })),
+  );
+  await db.engine.insert(db.t('gate_verdicts'), [
+    {
+      ...common,
+      mode: gate.mode,
+      outcome: gate.outcome,
+      candidates_examined: gate.candidatesExamined,
+      stressed: gate.stressed,
+      excluded: gate.excluded,
+      not_stressed: gate.notStressed,
+      guard_name: gate.guard?.name ?? '',
+      guard_count: gate.guard?.count ?? 0,
+      guard_reason: gate.guard?.reason ?? '',
+      blocked: gate.blocked ? 1 : 0,
+      would_have_blocked: gate.wouldHaveBlocked ? 1 : 0,
+      recorded_at: recordedAt,
+    },
+  ]);
+  return { repetitions: repetitions.length };
+}

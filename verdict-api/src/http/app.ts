@@ -1,0 +1,110 @@
+// The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
+// served on a real port by server.ts.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { MAX_IDENTITIES } from '../contract.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { recordGate } from '../gated-observation/record-gate.js';
+import { ingestRun } from '../ingest/ingest-run.js';
+import type { Logger } from '../log/logger.js';
+import { settingsOf, writeSettings } from '../settings/settings.js';
+import type { Database } from '../storage/database.js';
+import { verdict } from '../verdict/verdict.js';
+import { authenticate, type Principal } from './auth.js';
+import { errorResponse } from './errors.js';
+import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
+import { RunId } from '../contract.js';
+import * as v from 'valibot';
+
+export interface AppDeps {
+  db: Database;
+  log: Logger;
+  /** Resolves once migrations have been applied; rejected attempts are retried per request. */
+  ready: () => Promise<void>;
+  /** Largest accepted body; 100,000 identities with long names fit well inside the default. */
+  maxBodyBytes?: number;
+}
+
+type Env = { Variables: { requestId: string; log: Logger; principal: Principal } };
+
+export function createApp(deps: AppDeps): Hono<Env> {
+  const { db } = deps;
+  const app = new Hono<Env>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const log = deps.log.child({ requestId: c.get('requestId') });
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await deps.ready();
+      await db.engine.ping();
+      return c.json({ status: 'ready', engine: db.engine.kind });
+    } catch (error) {
+      return c.json({ status: 'unavailable', engine: db.engine.kind, message: (error as Error).message }, 503);
+    }
+  });
+
+  const api = new Hono<Env>();
+  api.use(
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 256 * 1024 * 1024,
+      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${deps.maxBodyBytes ?? 256 * 1024 * 1024} bytes` } }, 413),
+    }),
+  );
+  api.use('/:project/*', async (c, next) => {
+    await deps.ready();
+    c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project')));
+    await next();
+  });
+
+  api.get('/:project/settings', (c) => c.json(settingsOf(c.get('principal').project)));
+  api.patch('/:project/settings', async (c) => {
+    const patch = parseSettingsPatch(await jsonBody(c.req.raw));
+    return c.json(settingsOf(await writeSettings(db, c.get('principal').project, patch)));
+  });
+  api.post('/:project/runs', async (c) => {
+    const run = parseRunUpload(await jsonBody(c.req.raw, true));
+    return c.json(await ingestRun(db, c.get('principal').project, run), 201);
+  });
+  api.post('/:project/runs/:runId/gate', async (c) => {
+    const runId = v.safeParse(RunId, c.req.param('runId'));
+    if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
+    const gate = parseGateUpload(await jsonBody(c.req.raw, true));
+    return c.json(await recordGate(db, c.get('principal').project, runId.output, gate), 201);
+  });
+  api.post('/:project/verdict', async (c) => {
+    const request = parseVerdictRequest(await jsonBody(c.req.raw, true));
+    const { project, account } = c.get('principal');
+    return c.json(await verdict(db, project, account, request));
+  });
+
+  app.route('/api/v1/projects', api);
+  return app;
+}
+
+/** Parses a JSON body; a list of more than MAX_IDENTITIES test cases is a 413, not a 400. */
+async function jsonBody(req: Request, countTestCases = false): Promise<unknown> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw new BadRequestError('body: not valid JSON', 'body');
+  }
+  if (countTestCases && typeof body === 'object' && body !== null) {
+    const cases = (body as { testCases?: unknown }).testCases;
+    if (Array.isArray(cases) && cases.length > MAX_IDENTITIES) {
+      throw new VerdictApiError('PAYLOAD_TOO_LARGE', `testCases: ${cases.length} test cases exceed the limit of ${MAX_IDENTITIES} per request; split the upload`, 'testCases');
+    }
+  }
+  return body;
+}

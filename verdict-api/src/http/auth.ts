@@ -1,0 +1,25 @@
+// Every API call carries a project token. A token opens exactly one project; for any other
+// handle, known or not, the answer is the same 403, so nothing says which projects exist.
+import type { Account, Project } from '../accounts/accounts.js';
+import { getAccount, getProject, projectIdForToken } from '../accounts/accounts.js';
+import { VerdictApiError } from '../errors/errors.js';
+import type { Database } from '../storage/database.js';
+
+export interface Principal {
+  project: Project;
+  account: Account;
+}
+
+export async function authenticate(db: Database, authorization: string | undefined, handle: string): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: expected "Bearer <project token>"', 'Authorization');
+  const projectId = await projectIdForToken(db, match[1]!);
+  if (!projectId) throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: the token is not valid', 'Authorization');
+  const project = await getProject(db, projectId);
+  if (!project || project.handle !== handle) {
+    throw new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`);
+  }
+  const account = await getAccount(db, project.accountId);
+  if (!account) throw new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`);
+  return { project, account };
+}

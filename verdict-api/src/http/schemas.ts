@@ -1,0 +1,28 @@
+// Request validation: one valibot parse per body; the first issue becomes a 400 naming its field.
+import * as v from 'valibot';
+import { GateUpload, ProjectSettingsPatch, RunUpload, VerdictRequest } from '../contract.js';
+import { BadRequestError } from '../errors/errors.js';
+
+export type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
+export type ParsedVerdictRequest = v.InferOutput<typeof VerdictRequest>;
+export type ParsedGateUpload = v.InferOutput<typeof GateUpload>;
+export type ParsedSettingsPatch = v.InferOutput<typeof ProjectSettingsPatch>;
+
+/** Validates `input` against `schema` or throws a BadRequestError whose field is the issue's path. */
+export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const field = issue.path?.length ? fieldPath(issue.path.map((p) => p.key as string | number)) : undefined;
+  throw new BadRequestError(field ? `${field}: ${issue.message}` : issue.message, field);
+}
+
+/** testCases[3].name */
+export function fieldPath(keys: readonly (string | number)[]): string {
+  return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+}
+
+export const parseRunUpload = (input: unknown): ParsedRunUpload => parseBody(RunUpload, input);
+export const parseVerdictRequest = (input: unknown): ParsedVerdictRequest => parseBody(VerdictRequest, input);
+export const parseGateUpload = (input: unknown): ParsedGateUpload => parseBody(GateUpload, input);
+export const parseSettingsPatch = (input: unknown): ParsedSettingsPatch => parseBody(ProjectSettingsPatch, input);

@@ -1,0 +1,91 @@
+// Ingests one run shard: test case runs with the is_new badge, organic repetitions, the
+// identity catalogue and branch presence, then the run row that marks the upload complete.
+import type { Project } from '../accounts/accounts.js';
+import type { RunUploadResult } from '../contract.js';
+import { testCaseId } from '../identity/test-case-id.js';
+import { presentIds } from '../presence/presence.js';
+import { formatDateTime, sql, uuid } from '../sql/bind.js';
+import { type Database, num } from '../storage/database.js';
+import type { ParsedRunUpload } from '../http/schemas.js';
+import { rejectDuplicates } from './duplicates.js';
+
+/** The ingestion-time badge looks back this far; the verdict does not look back at all. */
+export const IS_NEW_WINDOW_DAYS = 90;
+
+export async function ingestRun(db: Database, project: Project, run: ParsedRunUpload, now = new Date()): Promise<RunUploadResult> {
+  const { projectId } = project;
+  const shard = run.shard;
+  const existing = await db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`
+    SELECT test_case_count, new_test_case_count FROM ${db.t('test_runs')} FINAL
+    WHERE project_id = ${uuid(projectId)} AND run_id = ${run.runId} AND shard_index = ${shard.index}`);
+  if (existing[0]) {
+    return { runId: run.runId, shard, testCases: num(existing[0].test_case_count), newTestCases: num(existing[0].new_test_case_count), duplicate: true };
+  }
+  rejectDuplicates(run.testCases, 'testCases');
+
+  const ranAt = run.startedAt ? new Date(run.startedAt) : now;
+  const ranAtText = formatDateTime(ranAt);
+  const ids = run.testCases.map((t) => testCaseId(projectId, t));
+  const isNew = await newBadges(db, project, ids, ranAt);
+  const common = { project_id: projectId, run_id: run.runId, shard_index: shard.index };
+
+  await db.engine.insert(
+    db.t('test_case_runs'),
+    run.testCases.map((t, i) => ({
+      ...common,
+      test_case_id: ids[i],
+      module: t.module,
+      suite: t.suite,
+      name: t.name,
+      status: t.status,
+      duration_ms: t.durationMs,
+      muted: t.muted ? 1 : 0,
+      is_new: isNew[i] ? 1 : 0,
+      git_branch: run.branch,
+      is_ci: run.isCi ? 1 : 0,
+      ran_at: ranAtText,
+    })),
+  );
+  await db.engine.insert(
+    db.t('test_case_run_repetitions'),
+    run.testCases.flatMap((t, i) =>
+      t.repetitions.map((r) => ({ ...common, test_case_id: ids[i], source: 'organic', repetition: r.repetition, status: r.status, duration_ms: r.durationMs, ran_at: ranAtText })),
+    ),
+  );
+  await db.engine.insert(
+    db.t('test_cases'),
+    run.testCases.map((t, i) => ({ project_id: projectId, test_case_id: ids[i], module: t.module, suite: t.suite, name: t.name, last_ran_at: ranAtText })),
+  );
+  // A skipped test did not run, so it leaves no presence: it stays new to the gate.
+  await db.engine.insert(
+    db.t('test_case_branch_presence'),
+    run.testCases.flatMap((t, i) =>
+      t.status === 'skipped' ? [] : [{ project_id: projectId, git_branch: run.branch, is_ci: run.isCi ? 1 : 0, test_case_id: ids[i], ran_at: ranAtText, run_id: run.runId }],
+    ),
+  );
+  const newTestCases = isNew.filter(Boolean).length;
+  await db.engine.insert(db.t('test_runs'), [
+    {
+      ...common,
+      shard_total: shard.total,
+      git_branch: run.branch,
+      git_commit: run.commit,
+      is_ci: run.isCi ? 1 : 0,
+      status: run.status,
+      duration_ms: run.durationMs,
+      started_at: ranAtText,
+      ingested_at: formatDateTime(now),
+      test_case_count: run.testCases.length,
+      new_test_case_count: newTestCases,
+    },
+  ]);
+  return { runId: run.runId, shard, testCases: run.testCases.length, newTestCases, duplicate: false };
+}
+
+/** The badge: not seen in CI on the default branch in the trailing window; nothing is new without a default branch. */
+async function newBadges(db: Database, project: Project, ids: string[], ranAt: Date): Promise<boolean[]> {
+  if (project.defaultBranch === null) return ids.map(() => false);
+  const since = new Date(ranAt.getTime() - IS_NEW_WINDOW_DAYS * 86_400_000);
+  const seen = await presentIds(db, { projectId: project.projectId, branch: project.defaultBranch, isCi: true }, ids, since);
+  return ids.map((id) => !seen.has(id));
+}

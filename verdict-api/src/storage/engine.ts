@@ -1,0 +1,25 @@
+// What the store needs from a ClickHouse: statements, JSONEachRow reads and inserts. Two
+// real implementations stand behind it: embedded chDB and a server over HTTP.
+import type { Sql } from '../sql/bind.js';
+
+export type EngineKind = 'embedded' | 'server';
+
+/** A ClickHouse that runs SQL in the dialect common to 18.16 and 26.x. */
+export interface ClickHouseEngine {
+  readonly kind: EngineKind;
+  /** Runs a statement that returns no rows (DDL, ALTER). */
+  command(statement: Sql): Promise<void>;
+  /** Runs a SELECT and returns its rows (JSONEachRow). Omit the FORMAT clause. */
+  query<Row = Record<string, unknown>>(statement: Sql): Promise<Row[]>;
+  /** Inserts rows as JSONEachRow into a database-qualified table. */
+  insert(table: Sql, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /** Resolves when the engine answers; rejects with StorageUnavailableError otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Large verdict requests carry their identities in one string literal (see verdict/new-identities),
+ * which needs more than ClickHouse's default 256 KiB of query text.
+ */
+export const MAX_QUERY_SIZE = 64 * 1024 * 1024;

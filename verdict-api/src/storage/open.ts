@@ -1,0 +1,37 @@
+// Opens the configured engine and database, and applies migrations with retry on start-up.
+import type { Config } from '../config/config.js';
+import { StorageUnavailableError } from '../errors/errors.js';
+import type { Logger } from '../log/logger.js';
+import { type Database, database } from './database.js';
+import { openEmbeddedEngine } from './embedded-engine.js';
+import { migrate } from './migrate.js';
+import { openServerEngine } from './server-engine.js';
+
+export function openDatabase(config: Pick<Config, 'CLICKHOUSE_URL' | 'CLICKHOUSE_DATABASE' | 'STRESS_GATE_DATA_DIR'>): Database {
+  const engine = config.CLICKHOUSE_URL
+    ? openServerEngine({ url: config.CLICKHOUSE_URL })
+    : openEmbeddedEngine(config.STRESS_GATE_DATA_DIR);
+  return database(engine, config.CLICKHOUSE_DATABASE);
+}
+
+/**
+ * A readiness gate: the first caller applies migrations; while ClickHouse is unreachable each
+ * call tries again, so the service recovers by itself when the database returns.
+ */
+export function migrationGate(db: Database, log: Logger): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => {
+    done ??= migrate(db.engine, db.name).then(
+      (applied) => {
+        if (applied.length > 0) log.info({ applied }, 'migrations applied');
+      },
+      (error: unknown) => {
+        done = null;
+        if (error instanceof StorageUnavailableError) throw error;
+        log.fatal({ err: error }, 'migrations failed');
+        throw error;
+      },
+    );
+    return done;
+  };
+}
