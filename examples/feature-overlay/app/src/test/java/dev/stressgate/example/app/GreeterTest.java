@@ -1,0 +1,29 @@
+package dev.stressgate.example.app;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class GreeterTest {
+    private final Greeter greeter = new Greeter();
+
+    @Test
+    public void greetsWorld() {
+        assertEquals("Hello, world", greeter.greet("world"));
+    }
+
+    @Test
+    public void greetsName() {
+        assertEquals("Hello, Ada", greeter.greet("Ada"));
+    }
+
+    @Test
+    public void greetsNullAsStranger() {
+        assertEquals("Hello, stranger", greeter.greet(null));
+    }
+
+    @Test
+    public void trimsName() {
+        assertEquals("Hello, Ada", greeter.greet("  Ada \t"));
+    }
+}

@@ -1,0 +1,16 @@
+package dev.stressgate.example.core;
+
+/** Integer arithmetic, the example's core module. */
+public final class Calculator {
+    public int add(int a, int b) {
+        return a + b;
+    }
+
+    public int subtract(int a, int b) {
+        return a - b;
+    }
+
+    public int multiply(int a, int b) {
+        return a * b;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.stressgate.gradle.internal;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.gradle.api.GradleException;
+import org.gradle.api.tasks.testing.TestDescriptor;
+import org.gradle.api.tasks.testing.TestListener;
+import org.gradle.api.tasks.testing.TestResult;
+
+/**
+ * Appends one JSON line per finished test to {@code <manifest>.results.jsonl}: the identity as
+ * the test framework reported it, which the JUnit XML may lose (JUnit 5 display names). The file
+ * is truncated when the build starts, so it describes exactly one Gradle invocation.
+ */
+final class ResultsRecorder {
+
+    private final File file;
+
+    private ResultsRecorder(File file) {
+        this.file = file;
+    }
+
+    static ResultsRecorder start(File file) {
+        try {
+            Files8.write(file, "", false);
+        } catch (IOException e) {
+            throw new GradleException("stress gate: cannot create " + file + ": " + e.getMessage(), e);
+        }
+        return new ResultsRecorder(file);
+    }
+
+    /** A listener for one Test task; listeners of parallel tasks share this recorder's lock. */
+    TestListener forTask(final String taskPath) {
+        return new TestListener() {
+            @Override
+            public void beforeSuite(TestDescriptor suite) {
+            }
+
+            @Override
+            public void afterSuite(TestDescriptor suite, TestResult result) {
+            }
+
+            @Override
+            public void beforeTest(TestDescriptor test) {
+            }
+
+            @Override
+            public void afterTest(TestDescriptor test, TestResult result) {
+                Map<String, Object> line = new LinkedHashMap<String, Object>();
+                line.put("task", taskPath);
+                line.put("className", test.getClassName());
+                line.put("name", test.getName());
+                line.put("displayName", GradleCompat.displayName(test));
+                line.put("result", result.getResultType().name());
+                line.put("durationMs", Math.max(0L, result.getEndTime() - result.getStartTime()));
+                append(Json.write(line) + "\n");
+            }
+        };
+    }
+
+    private synchronized void append(String line) {
+        try {
+            Files8.write(file, line, true);
+        } catch (IOException e) {
+            // A lost line must not fail the user's tests; the orchestrator falls back to the XML.
+            System.err.println("stress gate: cannot append to " + file + ": " + e.getMessage());
+        }
+    }
+}

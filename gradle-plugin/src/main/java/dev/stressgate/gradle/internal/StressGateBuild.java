@@ -1,0 +1,86 @@
+package dev.stressgate.gradle.internal;
+
+import dev.stressgate.gradle.StressNewTestsExtension;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.gradle.api.Action;
+import org.gradle.api.Project;
+import org.gradle.api.initialization.Settings;
+import org.gradle.api.invocation.Gradle;
+import org.gradle.api.tasks.testing.Test;
+
+/** Wires the orchestrator's two -P properties into the build once every project is evaluated. */
+public final class StressGateBuild {
+
+    /** Path of the manifest to write; also turns on the per-test results log. */
+    public static final String MANIFEST_PROPERTY = "stressGate.manifest";
+    /** Path of the stress plan; creates the repetition tasks and {@code stressGateStress}. */
+    public static final String PLAN_PROPERTY = "stressGate.plan";
+
+    private StressGateBuild() {
+    }
+
+    /** Called once by the plugin; reads the properties from the start parameter (never env vars: 4.4's daemon keeps its start-up environment). */
+    public static void install(Settings settings, final StressNewTestsExtension extension) {
+        Map<String, String> props = settings.getStartParameter().getProjectProperties();
+        final String manifestPath = blankToNull(props.get(MANIFEST_PROPERTY));
+        final String planPath = blankToNull(props.get(PLAN_PROPERTY));
+        if (manifestPath == null && planPath == null) {
+            return;
+        }
+        settings.getGradle().projectsEvaluated(new Action<Gradle>() {
+            @Override
+            public void execute(Gradle gradle) {
+                List<Test> tests = testTasks(gradle.getRootProject());
+                ResultsRecorder recorder = null;
+                if (manifestPath != null) {
+                    File manifest = new File(manifestPath).getAbsoluteFile();
+                    Manifest.write(manifest, gradle, extension, tests);
+                    recorder = ResultsRecorder.start(resultsLogFor(manifest));
+                    for (Test test : tests) {
+                        test.addTestListener(recorder.forTask(test.getPath()));
+                    }
+                }
+                if (planPath != null) {
+                    StressPlan plan = StressPlan.read(new File(planPath).getAbsoluteFile());
+                    List<Test> reps = RepetitionTasks.create(gradle.getRootProject(), plan);
+                    if (recorder != null) {
+                        for (Test rep : reps) {
+                            rep.addTestListener(recorder.forTask(rep.getPath()));
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** {@code /x/manifest.json} → {@code /x/manifest.results.jsonl}. */
+    static File resultsLogFor(File manifest) {
+        String name = manifest.getName();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return new File(manifest.getParentFile(), base + ".results.jsonl");
+    }
+
+    /** Every Test task of every project, sorted by path. */
+    static List<Test> testTasks(Project root) {
+        List<Test> tests = new ArrayList<Test>();
+        for (Project project : root.getAllprojects()) {
+            tests.addAll(project.getTasks().withType(Test.class));
+        }
+        Collections.sort(tests, new Comparator<Test>() {
+            @Override
+            public int compare(Test a, Test b) {
+                return a.getPath().compareTo(b.getPath());
+            }
+        });
+        return tests;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.trim().isEmpty() ? null : s.trim();
+    }
+}
