@@ -19,6 +19,8 @@ const shared = {
 const workspaces = ['verdict-api', 'orchestrator'];
 
 const config: Config = {
+  // Integration tests run real Gradle builds and ClickHouse servers; unit tests finish in ms anyway.
+  testTimeout: 300_000,
   projects: [
     ...workspaces.map((ws) => ({
       ...shared,
@@ -31,7 +33,9 @@ const config: Config = {
       displayName: { name: `integration:${ws}`, color: 'magenta' as const },
       rootDir: `<rootDir>/${ws}`,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 180_000,
+      ...(ws === 'verdict-api'
+        ? { globalSetup: '<rootDir>/test/support/global-setup.mjs', globalTeardown: '<rootDir>/test/support/global-teardown.mjs' }
+        : {}),
     })),
   ],
 };

@@ -4,11 +4,12 @@ import { dateTime, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 
 /**
- * A subquery yielding the given test_case_ids. They travel as ONE comma-joined string
- * literal split in SQL: 20,000 UUID literals would exceed 18.16's AST limit, one string does not.
+ * A subquery yielding the given test_case_ids as strings. They travel as ONE comma-joined
+ * literal split in SQL: 20,000 UUID literals would exceed 18.16's AST limit, one string does
+ * not; comparing as strings skips a toUUID per posted id, which 18.16 makes slow.
  */
 export function idSet(ids: readonly string[]): Sql {
-  return sql`(SELECT toUUID(arrayJoin(splitByChar(',', ${ids.join(',')}))))`;
+  return sql`(SELECT arrayJoin(splitByChar(',', ${ids.join(',')})))`;
 }
 
 export interface PresenceScope {
@@ -24,7 +25,7 @@ export async function presentIds(db: Database, scope: PresenceScope, ids: readon
   const rows = await db.engine.query<{ id: string }>(sql`
     SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
     WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}${window}
-      AND test_case_id IN ${idSet(ids)}`);
+      AND toString(test_case_id) IN ${idSet(ids)}`);
   return new Set(rows.map((r) => r.id));
 }
 

@@ -1,6 +1,6 @@
 // A ClickHouse server over HTTP through @clickhouse/client: production. CI runs Debian's 18.16,
 // which rejects query parameters, so statements arrive fully bound (see sql/bind.ts).
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
@@ -18,6 +18,8 @@ export function openServerEngine(options: ServerEngineOptions): ClickHouseEngine
     clickhouse_settings: { max_query_size: String(MAX_QUERY_SIZE) as never },
     // 18.16 does not know the settings newer clients send by default.
     compression: { request: false, response: false },
+    // Failures surface as errors the service logs itself; the client's own logger would repeat them.
+    log: { level: ClickHouseLogLevel.OFF },
   });
 
   const wrap = async <T>(what: string, action: () => Promise<T>): Promise<T> => {

@@ -1,0 +1,43 @@
+# The README's commands. Both install what they need first (Debian packages when run as root).
+SHELL := /bin/bash
+APT_PACKAGES := clickhouse-server gradle openjdk-17-jdk-headless junit4
+PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
+
+.PHONY: demo test install apt node plugin bench clean
+
+## demo: the main job — the gate on the example Gradle project against the verdict API on embedded ClickHouse
+demo: install
+	bash scripts/demo.sh
+
+## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle builds)
+test: install
+	npm test
+
+install: apt node plugin
+
+apt:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian packages: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Missing Debian packages: $$missing. Run as root, or: sudo apt-get install $$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+node:
+	npm ci --no-audit --no-fund
+	npm run build
+
+plugin: $(PLUGIN_JAR)
+
+$(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradle
+	cd gradle-plugin && gradle --offline --quiet jar
+
+bench: install
+	npm run bench:verdict
+	npm run bench:ingest
+
+clean:
+	rm -rf node_modules */dist gradle-plugin/build .data

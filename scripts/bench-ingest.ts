@@ -1,0 +1,172 @@
+// Ingestion throughput: POST /api/v1/projects/:p/runs of one run with 50,000 test cases (~10% with
+// two organic repetitions) over a real loopback port, on embedded chDB and clickhouse-server 18.16.
+// Prints test case runs per second (cases / wall time of the request), then where the time goes.
+//   npm run bench:ingest -- [--engine embedded|server|both] [--rows N] [--cases 50000] [--runs 5]
+import { parseRunUpload } from '../verdict-api/dist/http/schemas.js';
+import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
+import { ingestRun } from '../verdict-api/dist/ingest/ingest-run.js';
+import type { Database } from '../verdict-api/dist/storage/database.js';
+import type { ClickHouseEngine, EngineKind } from '../verdict-api/dist/storage/engine.js';
+import type { Sql } from '../verdict-api/dist/sql/bind.js';
+import {
+  type Bench,
+  countPresence,
+  fillPresence,
+  IDENTITIES_PER_PROJECT,
+  intFlag,
+  knownIdentity,
+  log,
+  ms,
+  newIdentity,
+  openBench,
+  parseOptions,
+  summarize,
+} from './bench-common.js';
+
+const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
+const CASES = intFlag(flags, 'cases', 50_000);
+const RUNS = intFlag(flags, 'runs', 5);
+const PROFILE_SAMPLES = intFlag(flags, 'profile', 2);
+const TARGET = 50_000;
+
+/** One run: the project's 10,000 known identities plus new ones; ~10% repeated twice, some failing or skipped. */
+function upload(runId: string): string {
+  const testCases = [];
+  for (let i = 0; i < CASES; i++) {
+    const id = i < IDENTITIES_PER_PROJECT ? knownIdentity(i) : newIdentity(i);
+    const durationMs = ((i * 7919) % 12_000) + 0.5;
+    const repeated = i % 10 === 3;
+    const status = i % 97 === 5 ? 'skipped' : repeated || i % 113 === 7 ? 'failure' : 'success';
+    testCases.push({
+      ...id,
+      status,
+      durationMs,
+      ...(i % 50 === 0 ? { muted: true } : {}),
+      ...(repeated
+        ? {
+            repetitions: [
+              { repetition: 1, status: 'failure', durationMs },
+              { repetition: 2, status: 'success', durationMs: durationMs * 0.9 },
+            ],
+          }
+        : {}),
+    });
+  }
+  return JSON.stringify({
+    runId,
+    branch: 'main',
+    commit: 'a3f1c0ffee',
+    isCi: true,
+    status: 'failure',
+    durationMs: 1_234_567,
+    startedAt: new Date().toISOString(),
+    testCases,
+  });
+}
+
+const runId = (label: string): string => `bench-${label}-${process.pid}-${Date.now().toString(36)}`;
+
+async function post(b: Bench, text: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${b.api.url}/api/v1/projects/${b.project.handle}/runs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+async function throughput(b: Bench): Promise<void> {
+  const warm = await post(b, upload(runId('warmup')));
+  if (warm.status !== 201) throw new Error(`runs answered ${warm.status}: ${warm.body.slice(0, 500)}`);
+  const rates: number[] = [];
+  const walls: number[] = [];
+  let size = 0;
+  for (let k = 0; k < RUNS; k++) {
+    const text = upload(runId(`run${k}`)); // built outside the timed section
+    size = text.length;
+    const t = performance.now();
+    const r = await post(b, text);
+    const wall = performance.now() - t;
+    if (r.status !== 201) throw new Error(`runs answered ${r.status}: ${r.body.slice(0, 500)}`);
+    const result = JSON.parse(r.body) as { testCases: number; duplicate: boolean };
+    if (result.testCases !== CASES || result.duplicate) throw new Error(`unexpected answer ${r.body}`);
+    walls.push(wall);
+    rates.push(CASES / (wall / 1000));
+  }
+  const r = summarize(rates);
+  const w = summarize(walls);
+  const worst = Math.min(...rates);
+  log(
+    `  ${b.kind.padEnd(8)} ${CASES} cases x ${RUNS} runs (${(size / 1024 / 1024).toFixed(1)} MiB each):` +
+      ` median ${Math.round(r.p50).toLocaleString('en-US')} cases/s, worst ${Math.round(worst).toLocaleString('en-US')} cases/s` +
+      ` (wall p50 ${ms(w.p50)}, max ${ms(w.max)}; target >= ${TARGET.toLocaleString('en-US')}/s: ${worst >= TARGET ? 'MET' : r.p50 >= TARGET ? 'MET at median only' : 'MISSED'})`,
+  );
+  log(`    per run: ${rates.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')} cases/s`);
+}
+
+/** A Database whose engine times every statement and insert by table. */
+function timed(db: Database, stages: Map<string, number[]>): Database {
+  const add = (name: string, t: number) => (stages.get(name) ?? stages.set(name, []).get(name)!).push(performance.now() - t);
+  const e = db.engine;
+  const engine: ClickHouseEngine = {
+    kind: e.kind,
+    command: (s: Sql) => e.command(s),
+    async query<Row>(s: Sql) {
+      const t = performance.now();
+      const out = await e.query<Row>(s);
+      add(/test_case_branch_presence/.test(s.text) ? 'SQL presentIds (is_new badge)' : 'SQL test_runs FINAL (retry check)', t);
+      return out;
+    },
+    async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
+      const t = performance.now();
+      await e.insert(table, rows);
+      add(`insert ${table.text.split('.').pop()!.replaceAll('`', '')} (${rows.length})`, t);
+    },
+    ping: () => e.ping(),
+    close: () => e.close(),
+  };
+  return { engine, name: db.name, t: db.t };
+}
+
+async function profile(b: Bench): Promise<void> {
+  const stages = new Map<string, number[]>();
+  const time = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await f();
+    (stages.get(name) ?? stages.set(name, []).get(name)!).push(performance.now() - t);
+    return out;
+  };
+  const db = timed(b.db, stages);
+  for (let k = 0; k < PROFILE_SAMPLES; k++) {
+    const text = upload(runId(`profile${k}`));
+    const raw = await time('JSON.parse body', () => JSON.parse(text) as unknown);
+    const run = await time('valibot parse', () => parseRunUpload(raw));
+    await time('testCaseId x N (sha1)', () => run.testCases.map((t) => testCaseId(b.project.projectId, t)));
+    await time('ingestRun() total', () => ingestRun(db, b.project, run));
+  }
+  log(`  ${b.kind} profile, ${CASES} cases (p50 / max of ${PROFILE_SAMPLES}; inserts and SQL are inside ingestRun):`);
+  for (const [name, samples] of stages) {
+    const s = summarize(samples);
+    log(`    ${name.padEnd(38)} ${ms(s.p50).padStart(10)} ${ms(s.max).padStart(10)}`);
+  }
+}
+
+async function run(kind: EngineKind): Promise<void> {
+  log(`\n== ${kind} ==`);
+  const t = performance.now();
+  const b = await openBench(kind);
+  log(`  started engine + API on ${b.api.url} in ${ms(performance.now() - t)}`);
+  try {
+    if (rows > 0) {
+      const fill = await fillPresence(b, rows);
+      log(`  fill: ${(await countPresence(b)).toLocaleString('en-US')} presence rows in ${(fill.total / 1000).toFixed(1)} s`);
+    }
+    await throughput(b);
+    if (PROFILE_SAMPLES > 0) await profile(b);
+  } finally {
+    await b.close();
+  }
+}
+
+log(`ingest benchmark: engines ${engines.join(', ')}; ${rows.toLocaleString('en-US')} presence rows before; node ${process.version}`);
+for (const kind of engines) await run(kind);

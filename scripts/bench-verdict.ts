@@ -1,0 +1,136 @@
+// Verdict latency: POST /api/v1/projects/:p/verdict over a real loopback port, on embedded chDB
+// and on clickhouse-server 18.16, with test_case_branch_presence holding --rows rows (default
+// 10,000,000 over 1,000 projects). Prints p50/p99/max, then where the time goes (per stage).
+//   npm run bench:verdict -- [--engine embedded|server|both] [--rows N] [--small 200] [--large 50] [--warmup 10]
+import { authenticate } from '../verdict-api/dist/http/auth.js';
+import { parseVerdictRequest } from '../verdict-api/dist/http/schemas.js';
+import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
+import { rejectDuplicates } from '../verdict-api/dist/ingest/duplicates.js';
+import { inventorySize, presentIds } from '../verdict-api/dist/presence/presence.js';
+import { verdict } from '../verdict-api/dist/verdict/verdict.js';
+import type { EngineKind } from '../verdict-api/dist/storage/engine.js';
+import {
+  type Bench,
+  countPresence,
+  fillPresence,
+  IDENTITIES_PER_PROJECT,
+  intFlag,
+  knownIdentity,
+  log,
+  ms,
+  newIdentity,
+  openBench,
+  parseOptions,
+  summarize,
+} from './bench-common.js';
+
+const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
+const SIZES = [
+  { identities: 1_000, requests: intFlag(flags, 'small', 200), targetP99: 100 },
+  { identities: 20_000, requests: intFlag(flags, 'large', 50), targetP99: 500 },
+];
+const WARMUP = intFlag(flags, 'warmup', 10);
+const PROFILE_SAMPLES = intFlag(flags, 'profile', 15);
+
+/** Request k of a size: half known identities (a window rotating over the 10,000), half never seen. */
+function body(identities: number, k: number): string {
+  const half = identities / 2;
+  const known = Math.min(half, IDENTITIES_PER_PROJECT);
+  const testCases = [];
+  for (let j = 0; j < known; j++) testCases.push({ ...knownIdentity((k * known + j) % IDENTITIES_PER_PROJECT), durationMs: duration(j) });
+  for (let j = 0; j < identities - known; j++) testCases.push({ ...newIdentity(k * identities + j), durationMs: duration(j + 1) });
+  return JSON.stringify({ testCases });
+}
+const duration = (j: number): number => ((j * 7919) % 40_000) + (j % 3) * 0.25 + 3;
+
+async function post(b: Bench, text: string): Promise<{ status: number; bytes: ArrayBuffer }> {
+  const res = await fetch(`${b.api.url}/api/v1/projects/${b.project.handle}/verdict`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  return { status: res.status, bytes: await res.arrayBuffer() };
+}
+
+async function latency(b: Bench, identities: number, requests: number, targetP99: number): Promise<void> {
+  // Sanity: the answer counts the known half as known (the ids computed in JS match the fill).
+  const first = await post(b, body(identities, 0));
+  if (first.status !== 200) throw new Error(`verdict answered ${first.status}: ${Buffer.from(first.bytes).toString('utf8').slice(0, 500)}`);
+  const answer = JSON.parse(Buffer.from(first.bytes).toString('utf8')) as { inventory: number; posted: number; candidates: unknown[] };
+  const expectedNew = identities - Math.min(identities / 2, IDENTITIES_PER_PROJECT);
+  if (answer.candidates.length !== expectedNew) throw new Error(`expected ${expectedNew} candidates, got ${answer.candidates.length}`);
+  for (let k = 1; k < WARMUP; k++) await post(b, body(identities, k));
+
+  const samples: number[] = [];
+  let bytesIn = 0;
+  let bytesOut = 0;
+  for (let k = 0; k < requests; k++) {
+    const text = body(identities, WARMUP + k); // built outside the timed section
+    const t = performance.now();
+    const r = await post(b, text);
+    samples.push(performance.now() - t);
+    if (r.status !== 200) throw new Error(`verdict answered ${r.status}`);
+    bytesIn += text.length;
+    bytesOut += r.bytes.byteLength;
+  }
+  const s = summarize(samples);
+  const verdictMark = s.p99 < targetP99 ? 'MET' : 'MISSED';
+  log(
+    `  ${b.kind.padEnd(8)} ${String(identities).padStart(6)} ids x ${String(requests).padStart(3)} req:` +
+      `  p50 ${ms(s.p50)}  p99 ${ms(s.p99)}  max ${ms(s.max)}  (target p99 < ${targetP99} ms: ${verdictMark};` +
+      ` body ${(bytesIn / requests / 1024).toFixed(0)} KiB in, ${(bytesOut / requests / 1024).toFixed(0)} KiB out; inventory ${answer.inventory})`,
+  );
+}
+
+/** The same work, stage by stage, in this process (no HTTP): where a request's time goes. */
+async function profile(b: Bench, identities: number): Promise<void> {
+  const stages = new Map<string, number[]>();
+  const time = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await f();
+    (stages.get(name) ?? stages.set(name, []).get(name)!).push(performance.now() - t);
+    return out;
+  };
+  const scope = { projectId: b.project.projectId, branch: 'main', isCi: true };
+  for (let k = 0; k < PROFILE_SAMPLES; k++) {
+    const text = body(identities, 1000 + k);
+    const principal = await time('auth (3 FINAL reads)', () => authenticate(b.db, `Bearer ${b.token}`, b.project.handle));
+    const raw = await time('JSON.parse body', () => JSON.parse(text) as unknown);
+    const request = await time('valibot parse', () => parseVerdictRequest(raw));
+    await time('rejectDuplicates', () => rejectDuplicates(request.testCases, 'testCases'));
+    const ids = await time('testCaseId x N (sha1)', () => request.testCases.map((t) => testCaseId(b.project.projectId, t)));
+    await time('SQL presentIds', () => presentIds(b.db, scope, ids));
+    await time('SQL inventorySize', () => inventorySize(b.db, scope));
+    await time('SQL both in parallel', () => Promise.all([presentIds(b.db, scope, ids), inventorySize(b.db, scope)]));
+    const answer = await time('verdict() total', () => verdict(b.db, principal.project, principal.account, request));
+    await time('JSON.stringify answer', () => JSON.stringify(answer));
+  }
+  log(`  ${b.kind} profile, ${identities} ids (p50 / max of ${PROFILE_SAMPLES}):`);
+  for (const [name, samples] of stages) {
+    const s = summarize(samples);
+    log(`    ${name.padEnd(24)} ${ms(s.p50).padStart(10)} ${ms(s.max).padStart(10)}`);
+  }
+}
+
+async function run(kind: EngineKind): Promise<void> {
+  log(`\n== ${kind} ==`);
+  const t = performance.now();
+  const b = await openBench(kind);
+  log(`  started engine + API on ${b.api.url} in ${ms(performance.now() - t)}`);
+  try {
+    const fill = await fillPresence(b, rows);
+    const n = await countPresence(b);
+    log(
+      `  fill: ${n.toLocaleString('en-US')} presence rows in ${(fill.total / 1000).toFixed(1)} s` +
+        ` (benchmarked project from JS ${(fill.jsMs / 1000).toFixed(1)} s, other projects in SQL ${(fill.sqlMs / 1000).toFixed(1)} s,` +
+        ` OPTIMIZE FINAL ${(fill.optimizeMs / 1000).toFixed(1)} s)`,
+    );
+    for (const size of SIZES) await latency(b, size.identities, size.requests, size.targetP99);
+    if (PROFILE_SAMPLES > 0) for (const size of SIZES) await profile(b, size.identities);
+  } finally {
+    await b.close();
+  }
+}
+
+log(`verdict benchmark: engines ${engines.join(', ')}; ${rows.toLocaleString('en-US')} presence rows; node ${process.version}`);
+for (const kind of engines) await run(kind);

@@ -1,0 +1,77 @@
+// Ingestion on both real engines: idempotent re-upload, shards merging into one run, the
+// gated observation kept apart from organic repetitions.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sql, uuid } from '../../src/sql/bind.js';
+import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
+import { run, seedProject, testApp } from '../support/api.js';
+
+describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
+  let t: TestDatabase;
+  let call: ReturnType<typeof testApp>['call'];
+  beforeAll(async () => {
+    t = await openTestDatabase(kind);
+    call = testApp(t.db).call;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const count = async (table: Parameters<typeof t.db.t>[0], projectId: string, where = sql``) => {
+    const rows = await t.db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${t.db.t(table)} FINAL WHERE project_id = ${uuid(projectId)}${where}`);
+    return Number(rows[0]!.n);
+  };
+
+  it('counts a retried upload once', async () => {
+    const p = await seedProject(t.db, `retry-${kind}`);
+    const body = run('run-1', ['a', 'b'], {
+      testCases: [
+        { module: ':app', suite: 'S', name: 'a', status: 'success', durationMs: 1, repetitions: [{ repetition: 1, status: 'failure', durationMs: 1 }, { repetition: 2, status: 'success', durationMs: 1 }] },
+        { module: ':app', suite: 'S', name: 'b', status: 'failure', durationMs: 2 },
+      ],
+    });
+    const first = await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    const second = await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    expect(first.body).toMatchObject({ testCases: 2, duplicate: false });
+    expect(second.body).toMatchObject({ testCases: 2, duplicate: true });
+    expect(await count('test_runs', p.projectId)).toBe(1);
+    expect(await count('test_case_runs', p.projectId)).toBe(2);
+    expect(await count('test_case_run_repetitions', p.projectId)).toBe(2);
+    const raw = await t.db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${t.db.t('test_case_runs')} WHERE project_id = ${uuid(p.projectId)}`);
+    expect(Number(raw[0]!.n)).toBe(2);
+  });
+
+  it('merges shards of one run into one run', async () => {
+    const p = await seedProject(t.db, `shards-${kind}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('sharded', ['a'], { shard: { index: 0, total: 2 } }));
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('sharded', ['b'], { shard: { index: 1, total: 2 } }));
+    const rows = await t.db.engine.query<{ runs: unknown; cases: unknown }>(sql`
+      SELECT uniqExact(run_id) AS runs, sum(test_case_count) AS cases FROM ${t.db.t('test_runs')} FINAL WHERE project_id = ${uuid(p.projectId)}`);
+    expect([Number(rows[0]!.runs), Number(rows[0]!.cases)]).toEqual([1, 2]);
+  });
+
+  it('records the stress pass as a gated observation, apart from organic repetitions', async () => {
+    const p = await seedProject(t.db, `gate-${kind}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('feature-1', ['flaky', 'stable'], { branch: 'feature/z' }));
+    const reps = (fails: number[]) => Array.from({ length: 10 }, (_, i) => ({ repetition: i + 1, status: fails.includes(i + 1) ? 'failure' : 'success', durationMs: 3 }));
+    const res = await call('POST', `/api/v1/projects/${p.handle}/runs/feature-1/gate`, p.token, {
+      mode: 'report',
+      outcome: 'failed',
+      candidatesExamined: 2,
+      stressed: 2,
+      excluded: 0,
+      guard: null,
+      blocked: false,
+      wouldHaveBlocked: true,
+      testCases: [
+        { module: ':app', suite: 'com.example.CheckoutTest', name: 'flaky', outcome: 'failed', repetitions: reps([2, 6]) },
+        { module: ':app', suite: 'com.example.CheckoutTest', name: 'stable', outcome: 'passed', repetitions: reps([]) },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(await count('test_case_run_repetitions', p.projectId, sql` AND source = 'stress'`)).toBe(20);
+    expect(await count('test_case_run_repetitions', p.projectId, sql` AND source = 'organic'`)).toBe(0);
+    const verdicts = await t.db.engine.query<Record<string, unknown>>(sql`
+      SELECT mode, outcome, stressed, would_have_blocked FROM ${t.db.t('gate_verdicts')} FINAL WHERE project_id = ${uuid(p.projectId)}`);
+    expect(verdicts.map((v) => [v.mode, v.outcome, Number(v.stressed), Number(v.would_have_blocked)])).toEqual([['report', 'failed', 2, 1]]);
+  });
+});

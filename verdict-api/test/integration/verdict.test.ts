@@ -1,0 +1,135 @@
+// The verdict, answered at request time from branch presence, on both real engines.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
+import { ids, run, seedProject, testApp } from '../support/api.js';
+
+const DAY = 86_400_000;
+
+describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
+  let t: TestDatabase;
+  let call: ReturnType<typeof testApp>['call'];
+  beforeAll(async () => {
+    t = await openTestDatabase(kind);
+    call = testApp(t.db).call;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const verdictOf = async (p: { handle: string; token: string }, names: string[], durationMs = 12) => {
+    const res = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { testCases: ids(names, durationMs) });
+    expect(res.status).toBe(200);
+    return res.body!;
+  };
+
+  it('fires the premise guard without default-branch history, and answers the subtraction once history exists', async () => {
+    const p = await seedProject(t.db, `hist-${kind}`);
+    const before = await verdictOf(p, ['a', 'b']);
+    expect(before.guards.premise).toEqual({ fired: true, reason: 'no_default_branch_history' });
+    expect(before.inventory).toBe(0);
+    expect(before.candidates.map((c: any) => c.name)).toEqual(['a', 'b']);
+
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-1', ['a', 'b', 'c']))).status).toBe(201);
+    const after = await verdictOf(p, ['z', 'a', 'b', 'new-1', 'c']);
+    expect(after.guards.premise).toEqual({ fired: false, reason: null });
+    expect(after.inventory).toBe(3);
+    expect(after.posted).toBe(5);
+    expect(after.candidates.map((c: any) => [c.name, c.repetitions])).toEqual([
+      ['new-1', 10],
+      ['z', 10],
+    ]);
+  });
+
+  it('fires the premise guard when the project has no default branch', async () => {
+    const p = await seedProject(t.db, `nobranch-${kind}`, { defaultBranch: null });
+    const v = await verdictOf(p, ['a']);
+    expect(v.guards.premise).toEqual({ fired: true, reason: 'no_default_branch' });
+    expect(v.defaultBranch).toBeNull();
+  });
+
+  it('counts only CI runs on the default branch as history', async () => {
+    const p = await seedProject(t.db, `scope-${kind}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('local', ['local-only'], { isCi: false }));
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('feature', ['feature-only'], { branch: 'feature/x' }));
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', ['on-main']));
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, {
+      ...run('skips', []),
+      testCases: [{ module: ':app', suite: 'com.example.CheckoutTest', name: 'skipped-on-main', status: 'skipped', durationMs: 0 }],
+    });
+    const v = await verdictOf(p, ['local-only', 'feature-only', 'on-main', 'skipped-on-main']);
+    expect(v.candidates.map((c: any) => c.name)).toEqual(['feature-only', 'local-only', 'skipped-on-main']);
+    expect(v.inventory).toBe(1);
+  });
+
+  it('prices candidates by the curve and excludes slow ones with the reason', async () => {
+    const p = await seedProject(t.db, `price-${kind}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', ['old']));
+    const res = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, {
+      testCases: [
+        { module: ':app', suite: 'S', name: 'fast', durationMs: 5000 },
+        { module: ':app', suite: 'S', name: 'ten', durationMs: 5001 },
+        { module: ':app', suite: 'S', name: 'thirty', durationMs: 10_000 },
+        { module: ':app', suite: 'S', name: 'five-min', durationMs: 299_999 },
+        { module: ':app', suite: 'S', name: 'slow', durationMs: 300_000 },
+      ],
+    });
+    expect(res.body!.candidates.map((c: any) => [c.name, c.repetitions, c.excluded?.reason ?? null])).toEqual([
+      ['fast', 10, null],
+      ['five-min', 2, null],
+      ['slow', null, 'slow'],
+      ['ten', 5, null],
+      ['thirty', 3, null],
+    ]);
+    expect(res.body!.guards.candidateCap).toEqual({ fired: false, count: 4, cap: 200 });
+  });
+
+  it('fires the bulk-change guard above the floor with its count, and not below it', async () => {
+    const p = await seedProject(t.db, `bulk-${kind}`);
+    const known = Array.from({ length: 100 }, (_, i) => `known-${i}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', known));
+    const fresh = (n: number) => Array.from({ length: n }, (_, i) => `fresh-${String(i).padStart(3, '0')}`);
+    const below = await verdictOf(p, [...known, ...fresh(49)]);
+    expect(below.guards.bulkChange).toEqual({ fired: false, newCount: 49, inventory: 100, ratio: 0.3, floor: 50 });
+    const above = await verdictOf(p, [...known, ...fresh(50)]);
+    expect(above.guards.bulkChange).toEqual({ fired: true, newCount: 50, inventory: 100, ratio: 0.3, floor: 50 });
+  });
+
+  it('fires the candidate cap from the project parameters, candidates sorted so the cap is deterministic', async () => {
+    const p = await seedProject(t.db, `cap-${kind}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', ['old']));
+    const patched = await call('PATCH', `/api/v1/projects/${p.handle}/settings`, p.token, { stress: { candidateCap: 3, bulkChangeFloor: 1000 } });
+    expect(patched.status).toBe(200);
+    const v = await verdictOf(p, ['d', 'b', 'e', 'a', 'c']);
+    expect(v.guards.candidateCap).toEqual({ fired: true, count: 5, cap: 3 });
+    expect(v.candidates.map((c: any) => c.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('treats a test last run on the default branch 200 days ago as known, while the ingestion badge calls it new', async () => {
+    const p = await seedProject(t.db, `dormant-${kind}`);
+    const longAgo = new Date(Date.now() - 200 * DAY).toISOString();
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-old', ['dormant', 'other'], { startedAt: longAgo }));
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-recent', ['other']));
+    const v = await verdictOf(p, ['dormant']);
+    expect(v.candidates).toEqual([]);
+    const upload = await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('feature-run', ['dormant', 'other'], { branch: 'feature/y' }));
+    expect(upload.body).toMatchObject({ testCases: 2, newTestCases: 1, duplicate: false });
+  });
+
+  it('reports the account entitlement', async () => {
+    const p = await seedProject(t.db, `dark-${kind}`, { entitled: false });
+    expect((await verdictOf(p, ['a'])).entitled).toBe(false);
+  });
+
+  it('accepts 100,000 identities in one request and refuses 100,001 with 413', async () => {
+    const p = await seedProject(t.db, `big-${kind}`);
+    const names = Array.from({ length: 100_000 }, (_, i) => `test_${i}`);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', names.slice(0, 50_000)));
+    const v = await verdictOf(p, names);
+    expect(v.posted).toBe(100_000);
+    expect(v.candidates).toHaveLength(50_000);
+    expect(v.guards.bulkChange.fired).toBe(true);
+    const tooMany = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { testCases: ids([...names, 'one-more']) });
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body!.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'testCases' });
+  });
+});

@@ -1,0 +1,49 @@
+// Drives the Hono app with app.request() against a real database, as a client would.
+import { createAccount, createProject, createToken } from '../../src/accounts/accounts.js';
+import { createApp } from '../../src/http/app.js';
+import { silentLogger } from '../../src/log/logger.js';
+import type { Database } from '../../src/storage/database.js';
+import type { RunUpload } from '../../src/contract.js';
+
+export interface ProjectHandle {
+  handle: string;
+  projectId: string;
+  accountId: string;
+  token: string;
+}
+
+export function testApp(db: Database) {
+  const app = createApp({ db, log: silentLogger(), ready: async () => {} });
+  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
+    const res = await app.request(path, {
+      method,
+      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  };
+  return { app, call };
+}
+
+export async function seedProject(db: Database, handle: string, options: { entitled?: boolean; defaultBranch?: string | null } = {}): Promise<ProjectHandle> {
+  const account = await createAccount(db, `account of ${handle}`, options.entitled ?? true);
+  const project = await createProject(db, { accountId: account.accountId, handle, defaultBranch: options.defaultBranch === undefined ? 'main' : options.defaultBranch });
+  const { token } = await createToken(db, project.projectId);
+  return { handle, projectId: project.projectId, accountId: account.accountId, token };
+}
+
+export function run(runId: string, names: string[], extra: Partial<RunUpload> = {}): RunUpload {
+  return {
+    runId,
+    branch: 'main',
+    commit: 'c0ffee',
+    isCi: true,
+    status: 'success',
+    durationMs: 1000,
+    testCases: names.map((name) => ({ module: ':app', suite: 'com.example.CheckoutTest', name, status: 'success', durationMs: 12 })),
+    ...extra,
+  };
+}
+
+export const ids = (names: string[], durationMs = 12) => names.map((name) => ({ module: ':app', suite: 'com.example.CheckoutTest', name, durationMs }));

@@ -1,0 +1,11 @@
+export interface ClickHouseServer {
+  url: string;
+  port: number;
+  dir: string;
+  stop(): Promise<void>;
+}
+export function clickhouseServerBinary(): string;
+export function freePort(): Promise<number>;
+/** Starts a server; `port` and `dir` let a test restart one on the same address and data. */
+export function startClickHouseServer(options?: { port?: number; dir?: string }): Promise<ClickHouseServer>;
+export function removeServerDir(server: ClickHouseServer): void;
