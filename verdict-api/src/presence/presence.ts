@@ -1,15 +1,24 @@
 // Reads of test_case_branch_presence: "has this identity run in CI on this branch", ever or
 // within a window. The verdict reads it with no window; the ingestion badge with 90 days.
-import { dateTime, sql, type Sql, uuid } from '../sql/bind.js';
+import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 
+/** Ids per string literal: one literal per 5,000 ids keeps the split linear on both engines. */
+export const IDS_PER_LITERAL = 5_000;
+
 /**
- * A subquery yielding the given test_case_ids as strings. They travel as ONE comma-joined
- * literal split in SQL: 20,000 UUID literals would exceed 18.16's AST limit, one string does
- * not; comparing as strings skips a toUUID per posted id, which 18.16 makes slow.
+ * A subquery yielding the given test_case_ids as strings. They travel as comma-joined string
+ * literals split in SQL: 20,000 UUID literals would exceed 18.16's AST limit, and one huge
+ * literal splits in superlinear time (100,000 ids: 2.3 s on 18.16, 0.95 s on chDB), while a
+ * UNION ALL of 5,000-id literals takes 0.40 s and 0.48 s. Comparing as strings skips a toUUID
+ * per posted id.
  */
 export function idSet(ids: readonly string[]): Sql {
-  return sql`(SELECT arrayJoin(splitByChar(',', ${ids.join(',')})))`;
+  const parts: Sql[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_LITERAL) {
+    parts.push(sql`SELECT arrayJoin(splitByChar(',', ${ids.slice(i, i + IDS_PER_LITERAL).join(',')}))`);
+  }
+  return sql`(${join(parts, ' UNION ALL ')})`;
 }
 
 export interface PresenceScope {

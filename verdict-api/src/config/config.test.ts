@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults to embedded chDB on 127.0.0.1:8787', () => {
+    const c = loadConfig({});
+    expect([c.VERDICT_API_HOST, c.VERDICT_API_PORT, c.CLICKHOUSE_URL, c.CLICKHOUSE_DATABASE]).toEqual(['127.0.0.1', 8787, undefined, 'stress_gate']);
+  });
+
+  it.each([
+    [{ VERDICT_API_PORT: 'eighty' }, 'VERDICT_API_PORT: must be an integer'],
+    [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL: must be a URL'],
+    [{ CLICKHOUSE_DATABASE: 'x; DROP' }, 'CLICKHOUSE_DATABASE: must be a plain identifier'],
+  ])('names the bad key in %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadMigrations, splitStatements } from './migrate.js';
+
+describe('migrations', () => {
+  it('are numbered, named verb_object, and each statement is idempotent', () => {
+    const migrations = loadMigrations();
+    expect(migrations.length).toBeGreaterThanOrEqual(10);
+    migrations.forEach((m, i) => {
+      expect(m.version).toBe(String(i + 1).padStart(4, '0'));
+      expect(m.name).toMatch(/^\d{4}_(create|add|drop|alter)_[a-z0-9_]+$/);
+      for (const s of m.statements) expect(s).toMatch(/^CREATE (TABLE|MATERIALIZED VIEW|DATABASE) IF NOT EXISTS \{db\}\./);
+    });
+  });
+
+  it('splits statements on a semicolon at the end of a line and drops comment lines', () => {
+    expect(splitStatements("-- note; not a split\nCREATE TABLE a (x String DEFAULT ';');\n\nCREATE TABLE b (y UInt8);\n")).toEqual([
+      "CREATE TABLE a (x String DEFAULT ';')",
+      'CREATE TABLE b (y UInt8)',
+    ]);
+  });
+});
