@@ -1,0 +1,88 @@
+// The command line: `stress-orchestrator gradle <gradle args…> [tool options] [-- verbatim]`.
+// Hand-written rather than node:util parseArgs: the tool's options are picked out of a stream
+// that otherwise belongs to Gradle, in order, and unknown options must pass through untouched.
+import { UsageError } from '../errors.js';
+
+/** The tool's own options as typed; unset ones are absent. Validation happens in config/. */
+export interface ToolFlags {
+  /** `--stress-new-tests <report|enforce|off>`. */
+  mode?: string;
+  /** `--server-url <url>`: base URL of the verdict API. */
+  serverUrl?: string;
+  /** `--project <handle>`: the project on the verdict API. */
+  project?: string;
+  /** `--token <token>`: discouraged (shell history, process list); prefer STRESS_GATE_TOKEN. */
+  token?: string;
+  /** `--report-file <path>`: the JSON report. Default: build/stress-gate/report.json. */
+  reportFile?: string;
+  /** `--project-dir <dir>`: where Gradle runs. Default: the current directory. */
+  projectDir?: string;
+}
+
+/** What the command line asks for. */
+export type ParsedArgs =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] };
+
+const VALUE_OPTIONS: Record<string, keyof ToolFlags> = {
+  '--stress-new-tests': 'mode',
+  '--server-url': 'serverUrl',
+  '--project': 'project',
+  '--token': 'token',
+  '--report-file': 'reportFile',
+  '--project-dir': 'projectDir',
+};
+
+/** The --help text. */
+export const USAGE = `Usage: stress-orchestrator gradle <gradle args…> [options] [-- <verbatim gradle args>]
+
+Runs the Gradle build, then stresses the tests this branch adds (each repetition in a fresh JVM).
+
+Options (recognised anywhere before "--"; everything else goes to Gradle in order):
+  --stress-new-tests <mode>  report | enforce | off (env STRESS_NEW_TESTS; default: off)
+  --server-url <url>         verdict API base URL (env STRESS_GATE_URL)
+  --project <handle>         project on the verdict API (env STRESS_GATE_PROJECT)
+  --token <token>            API token; prefer env STRESS_GATE_TOKEN
+  --report-file <path>       JSON report (default: build/stress-gate/report.json)
+  --project-dir <dir>        directory Gradle runs in (default: current directory)
+  --help, --version
+`;
+
+/** Splits argv (without node and the script) into the tool's flags and Gradle's arguments. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const first = argv[0];
+  if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
+  if (first === '--version') return { kind: 'version' };
+  if (first === undefined) throw new UsageError('missing command; expected "gradle"');
+  if (first !== 'gradle') throw new UsageError(`unknown command "${first}"; expected "gradle"`);
+
+  const flags: ToolFlags = {};
+  const gradleArgs: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      gradleArgs.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '--help') return { kind: 'help' };
+    if (arg === '--version') return { kind: 'version' };
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = VALUE_OPTIONS[name];
+    if (key === undefined) {
+      gradleArgs.push(arg);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq > 0) {
+      value = arg.slice(eq + 1);
+    } else {
+      value = argv[i + 1];
+      if (value === undefined || value === '--') throw new UsageError(`${name} needs a value`);
+      i++;
+    }
+    flags[key] = value;
+  }
+  return { kind: 'gradle', flags, gradleArgs };
+}

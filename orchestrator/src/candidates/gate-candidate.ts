@@ -1,0 +1,45 @@
+// The verdict's candidates joined with where the first pass ran them.
+import type { Candidate, TestCaseIdentity } from '@stress-gate/verdict-api/contract';
+import { identityKey, type TestCaseResult } from '../first-pass/test-case-result.js';
+import type { MutedCheck } from '../quarantine/quarantine-source.js';
+
+/** A new test case as the gate handles it. */
+export interface GateCandidate extends TestCaseIdentity {
+  testCaseId: string;
+  durationMs: number;
+  /** Repetitions priced by the server; null when excluded. */
+  repetitions: number | null;
+  excluded: { reason: 'slow'; detail: string } | null;
+  muted: boolean;
+  /** Where the first pass ran it; null if the server named an identity this run does not have. */
+  source: { task: string; xmlName: string; occurrence: number } | null;
+}
+
+/** Joins the verdict's candidates (kept in the server's order, sorted by identity) with the run. */
+export function joinCandidates(
+  candidates: readonly Candidate[],
+  results: readonly TestCaseResult[],
+  isMuted: MutedCheck,
+  projectId: string,
+): GateCandidate[] {
+  const byKey = new Map(results.map((r) => [identityKey(r), r]));
+  return candidates.map((c) => {
+    const r = byKey.get(identityKey(c));
+    return {
+      module: c.module,
+      suite: c.suite,
+      name: c.name,
+      testCaseId: c.testCaseId,
+      durationMs: c.durationMs,
+      repetitions: c.excluded ? null : c.repetitions,
+      excluded: c.excluded,
+      muted: isMuted(c, projectId),
+      source: r ? { task: r.task, xmlName: r.xmlName, occurrence: r.occurrence } : null,
+    };
+  });
+}
+
+/** The candidates the stress pass would run: priced, not excluded. */
+export function toStress(candidates: readonly GateCandidate[]): GateCandidate[] {
+  return candidates.filter((c) => c.excluded === null && c.repetitions !== null && c.repetitions > 0);
+}

@@ -1,0 +1,61 @@
+// The entry point: parses argv, runs the gate with the real adapters, maps errors to exit codes.
+import { readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { parseArgs, USAGE } from './args/parse-args.js';
+import { exitCodeFor, StressGateError } from './errors.js';
+import { runGate, type GateDeps } from './gate/run-gate.js';
+import { gradleExecutable, prepareGradle } from './gradle/gradle-setup.js';
+import { runGradle } from './gradle/run-gradle.js';
+import { createLogger } from './log.js';
+import { noQuarantine } from './quarantine/quarantine-source.js';
+
+/** The package version, from package.json. */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The production adapters. */
+export function realDeps(env: NodeJS.ProcessEnv = process.env): GateDeps {
+  return {
+    env,
+    cwd: process.cwd(),
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    logger: createLogger(env),
+    prepareGradle: (e) => prepareGradle(e),
+    gradleExecutable,
+    runGradle,
+    git: (cwd) => async (args) => {
+      const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
+      return r.exitCode === 0 && typeof r.stdout === 'string' && r.stdout.trim() ? r.stdout.trim() : null;
+    },
+    quarantine: noQuarantine,
+    now: () => Date.now(),
+  };
+}
+
+/** Runs the CLI; resolves to the exit code. Exit codes: Gradle's own (first pass), 1 (enforce
+ * blocked: a failed test run's code), 2 (usage or configuration error), 3 (broken install). */
+export async function main(argv: readonly string[], deps: GateDeps = realDeps()): Promise<number> {
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.kind === 'help') {
+      deps.out(USAGE);
+      return 0;
+    }
+    if (parsed.kind === 'version') {
+      deps.out(`stress-orchestrator ${version()}\n`);
+      return 0;
+    }
+    return await runGate(parsed.flags, parsed.gradleArgs, deps);
+  } catch (e) {
+    if (e instanceof StressGateError) {
+      deps.err(`stress-orchestrator: ${e.message}\n`);
+      if (e.code === 'USAGE') deps.err('Run "stress-orchestrator --help" for usage.\n');
+      return exitCodeFor(e.code);
+    }
+    deps.err(`stress-orchestrator: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return 70;
+  }
+}

@@ -1,0 +1,111 @@
+// The configuration, validated by one valibot schema with defaults. Sources in precedence order:
+// command-line flag, environment, the `stressNewTests` block (read back from the plugin's
+// manifest). The token is never read from the block: a repository file is no place for it.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import * as v from 'valibot';
+import { RunId } from '@stress-gate/verdict-api/contract';
+import type { ToolFlags } from '../args/parse-args.js';
+import { ConfigError, UsageError } from '../errors.js';
+
+/** The modes a user may ask for; `off` is also what "absent everywhere" means. */
+export const MODES = ['report', 'enforce', 'off'] as const;
+/** A gate mode. */
+export type Mode = (typeof MODES)[number];
+
+/** What the plugin's manifest says the settings block holds (all optional). */
+export interface BlockSettings {
+  mode?: string | null;
+  serverUrl?: string | null;
+  project?: string | null;
+  requestTimeoutSeconds?: number | null;
+}
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty')));
+
+/** The one schema of the resolved configuration. */
+export const ConfigSchema = v.object({
+  /** report | enforce | off. Default: off (absent everywhere means off, on CI too). */
+  mode: v.optional(v.picklist(MODES, 'expected one of report, enforce, off'), 'off'),
+  /** Base URL of the verdict API. Default: none (no upload, no verdict). */
+  serverUrl: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL such as https://stress.example.com'))),
+  /** Project handle on the verdict API. Default: none. */
+  project: optionalText,
+  /** Bearer token for the verdict API, from --token or STRESS_GATE_TOKEN only. Default: none. */
+  token: optionalText,
+  /** Timeout of each request to the verdict API, in seconds. Default: 30. */
+  requestTimeoutSeconds: v.optional(v.pipe(v.number('must be a number'), v.gtValue(0, 'must be > 0')), 30),
+  /** Predicted cost of one fresh test JVM, for the ceiling guard, in ms. Default: 600. */
+  jvmStartMs: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be >= 0')), 600),
+  /** Directory Gradle runs in (absolute). */
+  projectDir: v.string(),
+  /** Path of the JSON report (absolute). */
+  reportFile: v.string(),
+  /** This invocation's run id on the verdict API. Default: a new UUID. */
+  runId: RunId,
+});
+/** The resolved, validated configuration. */
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+type Key = keyof v.InferInput<typeof ConfigSchema>;
+
+const ENV: Partial<Record<Key, string>> = {
+  mode: 'STRESS_NEW_TESTS',
+  serverUrl: 'STRESS_GATE_URL',
+  project: 'STRESS_GATE_PROJECT',
+  token: 'STRESS_GATE_TOKEN',
+  requestTimeoutSeconds: 'STRESS_GATE_REQUEST_TIMEOUT_SECONDS',
+  jvmStartMs: 'STRESS_GATE_JVM_START_MS',
+  runId: 'STRESS_GATE_RUN_ID',
+};
+const FLAG: Partial<Record<Key, string>> = {
+  mode: '--stress-new-tests',
+  serverUrl: '--server-url',
+  project: '--project',
+  token: '--token',
+  reportFile: '--report-file',
+  projectDir: '--project-dir',
+};
+const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs']);
+
+/**
+ * Resolves the configuration. `block` is null before the first pass (the manifest does not
+ * exist yet): call it then to reject a bad flag or env value before Gradle runs, and again after.
+ */
+export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: BlockSettings | null, cwd: string): Config {
+  const input: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
+  const set = (key: Key, value: unknown, from: string) => {
+    if (value === undefined || value === null || input[key] !== undefined) return;
+    if (typeof value === 'string' && NUMERIC.has(key)) value = value.trim() === '' ? undefined : Number(value);
+    if (value === undefined) return;
+    input[key] = value;
+    source[key] = from;
+  };
+  for (const [key, flag] of Object.entries(FLAG) as [Key, string][]) set(key, flags[key as keyof ToolFlags], flag);
+  // An empty variable is unset: CI files often write `STRESS_NEW_TESTS: ${{ vars.X }}`.
+  for (const [key, name] of Object.entries(ENV) as [Key, string][]) set(key, env[name] === '' ? undefined : env[name], name);
+  if (block) {
+    set('mode', block.mode, 'stressNewTests.mode');
+    set('serverUrl', block.serverUrl, 'stressNewTests.serverUrl');
+    set('project', block.project, 'stressNewTests.project');
+    set('requestTimeoutSeconds', block.requestTimeoutSeconds, 'stressNewTests.requestTimeoutSeconds');
+  }
+  if (typeof input['mode'] === 'string') input['mode'] = input['mode'].trim();
+  const projectDir = path.resolve(cwd, (input['projectDir'] as string | undefined) ?? '.');
+  input['projectDir'] = projectDir;
+  input['reportFile'] = input['reportFile']
+    ? path.resolve(cwd, input['reportFile'] as string)
+    : path.join(projectDir, 'build', 'stress-gate', 'report.json');
+  set('runId', randomUUID(), 'runId');
+
+  const result = v.safeParse(ConfigSchema, input);
+  if (result.success) return result.output;
+  const lines = result.issues.map((issue) => {
+    const key = v.getDotPath(issue) ?? '';
+    const got = key in input ? `; got ${JSON.stringify(input[key])}` : '';
+    return `${source[key] ?? key}: ${issue.message}${got}`;
+  });
+  const modeOnly = result.issues.every((i) => v.getDotPath(i) === 'mode');
+  throw modeOnly ? new UsageError(lines.join('\n')) : new ConfigError(lines.join('\n'));
+}

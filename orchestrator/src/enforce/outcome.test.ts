@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { candidate, reps } from '../../test/support/builders.js';
+import { classifyCandidate, decideGate } from './outcome.js';
+
+describe('classifyCandidate', () => {
+  it('passes only a candidate whose every expected repetition ran and passed', () => {
+    expect(classifyCandidate(candidate('a'), reps(10), false).outcome).toBe('passed');
+  });
+
+  it('fails a candidate with any failed repetition, counting all of them', () => {
+    const r = classifyCandidate(candidate('a'), reps(10, [3, 7]), false);
+    expect(r).toMatchObject({ outcome: 'failed', failures: 2, expected: 10 });
+  });
+
+  it.each([0, 1, 9])('never counts a candidate with %i of 10 repetitions as passed', (ran) => {
+    expect(classifyCandidate(candidate('a'), reps(ran), false).outcome).toBe('error');
+    expect(classifyCandidate(candidate('a'), reps(ran), true).outcome).toBe('not_stressed');
+  });
+
+  it('is an error when the verdict names a test the run does not have', () => {
+    expect(classifyCandidate(candidate('a', { source: null }), [], false)).toMatchObject({ outcome: 'error', why: expect.stringContaining('did not report') });
+  });
+
+  it('never passes a candidate priced at zero repetitions', () => {
+    expect(classifyCandidate(candidate('a', { repetitions: 0 }), [], false).outcome).toBe('error');
+  });
+
+  it('keeps excluded candidates excluded', () => {
+    const c = candidate('slow', { repetitions: null, excluded: { reason: 'slow', detail: '' }, durationMs: 362_000 });
+    expect(classifyCandidate(c, [], false)).toMatchObject({ outcome: 'excluded', expected: 0 });
+  });
+
+  it('reports a failure found before the ceiling cut as failed', () => {
+    expect(classifyCandidate(candidate('a'), reps(4, [2]), true).outcome).toBe('failed');
+  });
+});
+
+describe('decideGate', () => {
+  const passed = classifyCandidate(candidate('a'), reps(10), false);
+  const failed = classifyCandidate(candidate('b'), reps(10, [1]), false);
+  const mutedFailed = classifyCandidate(candidate('m', { muted: true }), reps(10, [1, 2, 3]), false);
+  const cut = classifyCandidate(candidate('c'), reps(3), true);
+  const missing = classifyCandidate(candidate('d'), reps(0), false);
+
+  it('report never changes the exit code; enforce exits 1 when a candidate failed', () => {
+    expect(decideGate('report', 0, [passed, failed], null)).toEqual({ outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
+    expect(decideGate('enforce', 0, [passed, failed], null)).toEqual({ outcome: 'failed', blocked: true, wouldHaveBlocked: true, exitCode: 1 });
+    expect(decideGate('enforce', 0, [passed], null)).toEqual({ outcome: 'passed', blocked: false, wouldHaveBlocked: false, exitCode: 0 });
+  });
+
+  it('a muted candidate cannot fail the gate', () => {
+    expect(decideGate('enforce', 0, [passed, mutedFailed], null)).toMatchObject({ outcome: 'passed', blocked: false, exitCode: 0 });
+  });
+
+  it('a candidate in error blocks in enforce; one cut by the ceiling makes it incomplete, never passed', () => {
+    expect(decideGate('enforce', 0, [passed, missing], null)).toMatchObject({ outcome: 'incomplete', blocked: true, exitCode: 1 });
+    expect(decideGate('enforce', 0, [passed, cut], null)).toMatchObject({ outcome: 'incomplete', blocked: false, exitCode: 0 });
+    expect(decideGate('report', 0, [cut], null).outcome).not.toBe('passed');
+  });
+
+  it('a guard never yields passed, whatever the candidates say', () => {
+    const guard = { name: 'candidate_cap' as const, count: 250, reason: 'Candidate cap: …' };
+    const d = decideGate('enforce', 0, [passed, passed], guard);
+    expect(d).toEqual({ outcome: 'guarded', blocked: false, wouldHaveBlocked: false, exitCode: 0 });
+  });
+});

@@ -1,0 +1,76 @@
+// Outcomes: what each candidate's repetitions say, and what the gate decides from them. Pure.
+// The rule the whole gate rests on: a candidate that was meant to run and did not is never
+// "passed"; it is "not_stressed" (cut by the ceiling) or "error" (it should have run).
+import type { GateOutcome, Repetition } from '@stress-gate/verdict-api/contract';
+import type { GateCandidate } from '../candidates/gate-candidate.js';
+import type { FiredGuard } from '../guard/apply-guards.js';
+import type { Mode } from '../config/config.js';
+
+/** Gradle's exit code for a failed build, failed tests included; enforce reuses it. */
+export const FAILED_BUILD_EXIT_CODE = 1;
+
+/** A candidate's outcome; only 'passed' is green. */
+export type CandidateOutcome = 'passed' | 'failed' | 'not_stressed' | 'error' | 'excluded';
+
+/** A candidate with its repetitions and outcome. */
+export interface CandidateResult extends GateCandidate {
+  outcome: CandidateOutcome;
+  /** Repetitions planned (0 when excluded). */
+  expected: number;
+  recorded: Repetition[];
+  failures: number;
+  /** Why it is not_stressed or error, in words. */
+  why: string | null;
+}
+
+/** Classifies one candidate. `cut` says the ceiling timer stopped the stress pass. */
+export function classifyCandidate(c: GateCandidate, recorded: readonly Repetition[], cut: boolean): CandidateResult {
+  const base = { ...c, recorded: [...recorded], failures: recorded.filter((r) => r.status === 'failure').length };
+  if (c.excluded !== null || c.repetitions === null) return { ...base, outcome: 'excluded', expected: 0, why: null };
+  const expected = c.repetitions;
+  if (expected < 1) return { ...base, outcome: 'error', expected, why: 'the verdict gave it no repetitions' };
+  if (c.source === null) {
+    return { ...base, outcome: 'error', expected, why: 'the verdict named a test this run did not report' };
+  }
+  // A failure is a finding even if the pass was cut: the test disagreed with itself.
+  if (base.failures > 0) return { ...base, outcome: 'failed', expected, why: null };
+  if (recorded.length >= expected) return { ...base, outcome: 'passed', expected, why: null };
+  return cut
+    ? { ...base, outcome: 'not_stressed', expected, why: 'cut by the ceiling' }
+    : { ...base, outcome: 'error', expected, why: 'expected to run and did not' };
+}
+
+/** What the gate decided. */
+export interface GateDecision {
+  outcome: GateOutcome;
+  /** enforce blocked the merge (exit code changed). */
+  blocked: boolean;
+  /** enforce would block (true in both modes when a non-muted candidate failed or is in error). */
+  wouldHaveBlocked: boolean;
+  exitCode: number;
+}
+
+/**
+ * Decides the gate. A guard refuses (never blocks, never green); failed or error candidates that
+ * are not muted block in enforce; candidates cut by the ceiling make the outcome "incomplete"
+ * and are warned about but do not block, like every other bound (a bound reports when it bites).
+ */
+export function decideGate(
+  mode: Exclude<Mode, 'off'>,
+  firstPassExitCode: number,
+  results: readonly CandidateResult[],
+  guard: FiredGuard | null,
+): GateDecision {
+  if (guard) return { outcome: 'guarded', blocked: false, wouldHaveBlocked: false, exitCode: firstPassExitCode };
+  const blocking = results.some((r) => !r.muted && (r.outcome === 'failed' || r.outcome === 'error'));
+  const failed = results.some((r) => !r.muted && r.outcome === 'failed');
+  const partial = results.some((r) => r.outcome === 'not_stressed' || r.outcome === 'error');
+  const outcome: GateOutcome = failed ? 'failed' : partial ? 'incomplete' : 'passed';
+  const blocked = mode === 'enforce' && blocking;
+  return {
+    outcome,
+    blocked,
+    wouldHaveBlocked: blocking,
+    exitCode: blocked ? firstPassExitCode || FAILED_BUILD_EXIT_CODE : firstPassExitCode,
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readResults } from './read-results.js';
+import { parseResultsLog, resultsLogPath } from './results-log.js';
+
+const xml = (name: string) => `<testsuite name="S"><testcase name="${name}" classname="S" time="0.1"/></testsuite>`;
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'read-results-'));
+}
+
+describe('readResults', () => {
+  it('reads only files written since the run started and notes an up-to-date task', async () => {
+    const dir = await tempDir();
+    const fresh = path.join(dir, 'app');
+    const stale = path.join(dir, 'lib');
+    await mkdir(fresh);
+    await mkdir(stale);
+    await writeFile(path.join(fresh, 'TEST-S.xml'), xml('fresh'));
+    await writeFile(path.join(stale, 'TEST-S.xml'), xml('old'));
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(path.join(stale, 'TEST-S.xml'), old, old);
+    const r = await readResults(
+      [
+        { path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: fresh },
+        { path: ':lib:test', projectPath: ':lib', name: 'test', junitXmlDir: stale },
+        { path: ':none:test', projectPath: ':none', name: 'test', junitXmlDir: path.join(dir, 'missing') },
+      ],
+      Date.now() - 60_000,
+    );
+    expect(r.tasks).toEqual([{ task: ':app:test', module: ':app', cases: [{ suite: 'S', name: 'fresh', status: 'success', durationMs: 100 }] }]);
+    expect(r.notes).toEqual([expect.stringMatching(/^:lib:test ran no tests in this build/)]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('names a broken file and keeps reading the others', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'TEST-A.xml'), '<testsuite><testcase');
+    await writeFile(path.join(dir, 'TEST-B.xml'), xml('b'));
+    const r = await readResults([{ path: ':t', projectPath: ':', name: 't', junitXmlDir: dir }], 0);
+    expect(r.errors).toEqual([expect.stringContaining(`${path.join(dir, 'TEST-A.xml')}: broken JUnit XML`)]);
+    expect(r.tasks[0]!.cases.map((c) => c.name)).toEqual(['b']);
+  });
+
+  it('falls back to the plugin results log for a task that wrote no XML', async () => {
+    const dir = await tempDir();
+    const log = parseResultsLog(
+      [
+        '{"task":":app:test","className":"S","name":"a","displayName":"a","result":"SUCCESS","durationMs":4}',
+        '{"task":":app:test","className":"S","name":"b","displayName":"b","result":"FAILURE","durationMs":5}',
+        'not json',
+        '{"task":":app:test","className":null,"name":"S","result":"SUCCESS"}',
+        '',
+      ].join('\n'),
+    );
+    expect(log.malformed).toBe(2);
+    const r = await readResults([{ path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: path.join(dir, 'none') }], 0, log.byTask);
+    expect(r.tasks[0]!.cases).toEqual([
+      { suite: 'S', name: 'a', status: 'success', durationMs: 4 },
+      { suite: 'S', name: 'b', status: 'failure', durationMs: 5 },
+    ]);
+    expect(r.notes).toEqual([":app:test wrote no JUnit XML; its 2 result(s) come from the plugin's test listener."]);
+  });
+
+  it('names the log as the plugin does', () => {
+    expect(resultsLogPath('/x/manifest.json')).toBe('/x/manifest.results.jsonl');
+  });
+});

@@ -1,0 +1,86 @@
+// The first pass: the user's command as given (plus the init script), its output on the user's
+// terminal, then every Test task's JUnit XML of this run, with identities and the quarantine mask.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GradleRunner } from '../gradle/run-gradle.js';
+import { readManifest, type Manifest } from '../gradle/manifest.js';
+import type { GradleSetup } from '../gradle/gradle-setup.js';
+import type { Logger } from '../log.js';
+import type { MutedCheck } from '../quarantine/quarantine-source.js';
+import { readResults } from './read-results.js';
+import { parseResultsLog, resultsLogPath } from './results-log.js';
+import { assignIdentities, type TestCaseResult } from './test-case-result.js';
+
+/** What the first pass left behind. */
+export interface FirstPass {
+  gradleExitCode: number;
+  /** The first pass's result after the mask: 0 when it passed (only muted tests failed, if any). */
+  exitCode: number;
+  passed: boolean;
+  startedAt: Date;
+  wallClockMs: number;
+  manifest: Manifest | null;
+  manifestProblem: string | null;
+  cases: (TestCaseResult & { muted: boolean })[];
+  failures: number;
+  maskedFailures: number;
+  /** Broken XML files, named: the candidate set cannot be trusted. */
+  errors: string[];
+  notes: string[];
+}
+
+/** The adapters the first pass uses. */
+export interface FirstPassDeps {
+  runGradle: GradleRunner;
+  executable: string;
+  setup: GradleSetup;
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  isMuted: MutedCheck;
+  now: () => number;
+  logger: Logger;
+}
+
+/** Runs the first pass and reads its results. */
+export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPassDeps): Promise<FirstPass> {
+  const started = deps.now();
+  const run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs], {
+    cwd: deps.projectDir,
+    env: deps.env,
+    stdout: 'inherit',
+    logger: deps.logger,
+  });
+  const read = await readManifest(deps.setup.manifest);
+  const manifest = read.ok ? read.manifest : null;
+  const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
+  const results = manifest ? await readResults(manifest.testTasks, started, log.byTask) : { tasks: [], errors: [], notes: [] };
+  const cases = assignIdentities(results.tasks).map((c) => ({ ...c, muted: deps.isMuted(c) }));
+  const failures = cases.filter((c) => c.status === 'failure' && !c.muted).length;
+  const maskedFailures = cases.filter((c) => c.status === 'failure' && c.muted).length;
+  // Muted failures are masked: a build that failed only because muted tests failed passes.
+  // (Gradle cannot say whether something else failed too; with --continue it would still run.)
+  const passed = failures === 0 && (run.exitCode === 0 || maskedFailures > 0);
+  return {
+    gradleExitCode: run.exitCode,
+    exitCode: passed ? 0 : run.exitCode || 1,
+    passed,
+    startedAt: new Date(started),
+    wallClockMs: run.wallClockMs,
+    manifest,
+    manifestProblem: read.ok ? null : read.error,
+    cases,
+    failures,
+    maskedFailures,
+    errors: results.errors,
+    notes: results.notes,
+  };
+}
+
+/** Where the stress pass puts its files, inside the invocation's temp dir. */
+export function stressPaths(setup: GradleSetup): { plan: string; resultsDir: string; manifest: string } {
+  return {
+    plan: path.join(setup.workDir, 'plan.json'),
+    resultsDir: path.join(setup.workDir, 'stress-results'),
+    manifest: path.join(setup.workDir, 'stress-manifest.json'),
+  };
+}

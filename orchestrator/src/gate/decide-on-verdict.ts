@@ -1,0 +1,94 @@
+// From the first pass to a gate report: ask the verdict, apply the guards, run the stress pass,
+// classify every candidate and decide.
+import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate-candidate.js';
+import type { Config } from '../config/config.js';
+import { classifyCandidate, decideGate, type CandidateResult } from '../enforce/outcome.js';
+import type { FirstPass } from '../first-pass/run-first-pass.js';
+import type { GradleSetup } from '../gradle/gradle-setup.js';
+import { applyGuards } from '../guard/apply-guards.js';
+import { mutedCheck } from '../quarantine/quarantine-source.js';
+import { countCandidates, type GateReport } from '../report/gate-report.js';
+import { runStressPass } from '../repetitions/run-stress-pass.js';
+import type { VerdictClient } from '../verdict/verdict-client.js';
+import { firstPassSummary, stoppedReport } from './finish-gate.js';
+import type { GateDeps } from './run-gate.js';
+
+/** What the verdict step needs from the run so far. */
+export interface VerdictContext {
+  mode: GateReport['mode'];
+  config: Config;
+  first: FirstPass;
+  client: VerdictClient;
+  setup: GradleSetup;
+  executable: string;
+  gradleArgs: readonly string[];
+  muted: ReadonlySet<string>;
+}
+
+/** Asks the verdict and, when there is something to stress and no guard fires, stresses it. */
+export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Promise<GateReport> {
+  const { mode, config, first, client, setup, executable } = ctx;
+  const log = deps.logger.child({ module: 'decide-on-verdict' });
+  const ran = first.cases.filter((c) => c.status !== 'skipped');
+  const answer = await client.verdict({
+    testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })),
+  });
+  if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
+  const verdict = answer.value;
+  if (!verdict.entitled) {
+    log.debug({ projectId: verdict.projectId }, 'the account is not entitled to the stress gate');
+    return stoppedReport(mode, config, first, { kind: 'not_entitled' });
+  }
+  // Checked again with the server's project id, so test_case_ids in the list match too.
+  const candidates = joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId);
+  const stress = toStress(candidates);
+  const guard = applyGuards(verdict, stress, config.jvmStartMs);
+  if (candidates.length === 0 && guard === null) return stoppedReport(mode, config, first, { kind: 'no_candidates' });
+
+  let results: CandidateResult[];
+  let stressPass: GateReport['stressPass'] = null;
+  let problems: string[] = [];
+  if (guard) {
+    results = candidates.map((c) => refused(c, guard.name));
+  } else if (stress.length === 0) {
+    results = candidates.map((c) => classifyCandidate(c, [], false));
+  } else {
+    const pass = await runStressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
+      runGradle: deps.runGradle,
+      executable,
+      setup,
+      projectDir: config.projectDir,
+      env: deps.env,
+      logger: deps.logger,
+    });
+    results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut));
+    stressPass = { wallClockMs: pass.wallClockMs, cut: pass.cut, gradleExitCode: pass.gradleExitCode };
+    problems = pass.problems;
+  }
+  const decision = decideGate(mode, first.exitCode, results, guard);
+  const curve = verdict.parameters.curve;
+  return {
+    mode,
+    runId: config.runId,
+    outcome: decision.outcome,
+    stop: null,
+    firstPass: firstPassSummary(first),
+    slowLimitMs: curve[curve.length - 1]?.maxDurationMs ?? null,
+    ceilingSeconds: verdict.parameters.ceilingSeconds,
+    guard,
+    candidates: results,
+    counts: countCandidates(results),
+    stressPass,
+    problems,
+    notes: first.notes,
+    blocked: decision.blocked,
+    wouldHaveBlocked: decision.wouldHaveBlocked,
+    exitCode: decision.exitCode,
+  };
+}
+
+/** A candidate a guard kept from the pass: not stressed (excluded ones stay excluded). */
+function refused(c: GateCandidate, guard: string): CandidateResult {
+  const classified = classifyCandidate(c, [], true);
+  return classified.outcome === 'excluded' ? classified : { ...classified, outcome: 'not_stressed', why: `refused by the ${guard} guard` };
+}

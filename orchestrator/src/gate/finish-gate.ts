@@ -1,0 +1,76 @@
+// The end of a gated run: the report printed, the JSON report and job summary written, the gated
+// observation uploaded, the exit code returned. Also builds reports for the early stops.
+import type { Config } from '../config/config.js';
+import type { FirstPass } from '../first-pass/run-first-pass.js';
+import { buildGateUpload } from '../gated-observation/build-gate-upload.js';
+import type { GateReport, GateStop } from '../report/gate-report.js';
+import { renderReport } from '../report/render-report.js';
+import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
+import type { VerdictClient } from '../verdict/verdict-client.js';
+import { FAILED_BUILD_EXIT_CODE } from '../enforce/outcome.js';
+
+type Mode = GateReport['mode'];
+
+/** The first pass's part of the report. */
+export function firstPassSummary(first: FirstPass): GateReport['firstPass'] {
+  return {
+    exitCode: first.exitCode,
+    passed: first.passed,
+    testCases: first.cases.length,
+    failures: first.failures,
+    maskedFailures: first.maskedFailures,
+  };
+}
+
+/** A report for a run the gate stopped before it had candidates to judge. */
+export function stoppedReport(mode: Mode, config: Config, first: FirstPass, stop: GateStop): GateReport {
+  const outcomes: Record<GateStop['kind'], GateReport['outcome']> = {
+    first_pass_failed: 'skipped',
+    not_configured: 'not_configured',
+    server_unavailable: 'server_unavailable',
+    broken_results: 'broken_results',
+    not_entitled: 'not_entitled',
+    no_candidates: 'no_candidates',
+  };
+  // Broken XML: the gate cannot trust its candidate set, so it never reports green; enforce blocks.
+  const blocked = stop.kind === 'broken_results' && mode === 'enforce';
+  return {
+    mode,
+    runId: config.runId,
+    outcome: outcomes[stop.kind],
+    stop,
+    firstPass: firstPassSummary(first),
+    slowLimitMs: null,
+    ceilingSeconds: null,
+    guard: null,
+    candidates: [],
+    counts: { examined: 0, stressed: 0, excluded: 0, notStressed: 0, errors: 0 },
+    stressPass: null,
+    problems: [],
+    notes: first.notes,
+    blocked,
+    wouldHaveBlocked: stop.kind === 'broken_results',
+    exitCode: blocked ? first.exitCode || FAILED_BUILD_EXIT_CODE : first.exitCode,
+  };
+}
+
+/** The outputs finishGate writes to. */
+export interface FinishDeps {
+  env: NodeJS.ProcessEnv;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Prints, writes and uploads the report; returns its exit code. */
+export async function finishGate(report: GateReport, client: VerdictClient | null, config: Config, deps: FinishDeps): Promise<number> {
+  const text = renderReport(report);
+  if (text) deps.out(text);
+  const problems = [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)];
+  const upload = client ? buildGateUpload(report) : null;
+  if (client && upload) {
+    const result = await client.uploadGate(config.runId, upload);
+    if (!result.ok) problems.push(`the gated observation was not uploaded: ${result.problem}`);
+  }
+  for (const p of problems) if (p) deps.err(`stress-gate: warning: ${p}\n`);
+  return report.exitCode;
+}

@@ -1,0 +1,242 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as v from 'valibot';
+import { GateUpload, RunUpload, VerdictRequest, type VerdictResponse } from '@stress-gate/verdict-api/contract';
+import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
+import { fakeGradle, type FakeCase } from '../../test/support/fake-gradle.js';
+import { identityKey } from '../first-pass/test-case-result.js';
+import { silentLogger } from '../log.js';
+import { main } from '../cli.js';
+import type { QuarantineSource } from '../quarantine/quarantine-source.js';
+
+const S = 'com.shop.CheckoutTest';
+const cases: FakeCase[] = [
+  { suite: S, name: 'old' },
+  { suite: S, name: 'appliesDiscount' },
+  { suite: S, name: 'clearsCart' },
+  { suite: S, name: 'ignored', status: 'skipped' },
+];
+const isNew = (p: { name: string }) => p.name !== 'old';
+
+interface Setup {
+  firstPass?: FakeCase[];
+  exitCode?: number;
+  rawXml?: string;
+  repStatus?: (name: string, k: number) => 'success' | 'failure' | 'missing';
+  verdict?: (posted: never[]) => VerdictResponse | Response | Promise<never>;
+  env?: Record<string, string>;
+  quarantine?: QuarantineSource;
+  settings?: Record<string, unknown>;
+  /** Status for the run and gate uploads. */
+  uploadStatus?: number;
+}
+
+async function run(args: string[], s: Setup = {}) {
+  const gradle = await fakeGradle({ firstPass: s.firstPass ?? cases, exitCode: s.exitCode, rawXml: s.rawXml, repStatus: s.repStatus, settings: s.settings });
+  const requests: { url: string; body: unknown }[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    const body = JSON.parse(String(init.body));
+    requests.push({ url: String(url), body });
+    if (String(url).endsWith('/verdict')) {
+      const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(body.testCases);
+      return answer instanceof Response ? answer : Response.json(answer);
+    }
+    if (s.uploadStatus && !String(url).endsWith('/verdict')) return new Response('nope', { status: s.uploadStatus });
+    if (String(url).endsWith('/runs')) return Response.json({ runId: body.runId, shard: { index: 0, total: 1 }, testCases: 1, newTestCases: 0, duplicate: false });
+    return new Response('{}', { status: 201 });
+  }) as unknown as typeof globalThis.fetch;
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', ...s.env };
+  const code = await main(['gradle', 'test', '--report-file', path.join(gradle.dir, 'report.json'), ...args], {
+    env,
+    cwd: gradle.dir,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    logger: silentLogger(),
+    prepareGradle: gradle.setup,
+    gradleExecutable: async () => 'gradle',
+    runGradle: gradle.runner,
+    git: () => async () => null,
+    quarantine: s.quarantine ?? { fetch: async () => new Set() },
+    fetch,
+    now: () => Date.now() - 60_000,
+  });
+  const report = await readFile(path.join(gradle.dir, 'report.json'), 'utf8').then(JSON.parse, () => null);
+  // Warnings wrap at 80 columns; `flat` joins the continuation lines for matching.
+  const text = out.join('');
+  return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report };
+}
+
+const outs: string[] = [];
+const flaky = (name: string, k: number) => (name === 'appliesDiscount' && (k === 3 || k === 8) ? 'failure' : 'success');
+
+describe('the gate flow (fake Gradle, fake API)', () => {
+  it('rejects a bad mode before Gradle runs', async () => {
+    const r = await run([], { env: { STRESS_NEW_TESTS: 'yes' } });
+    expect(r.code).toBe(2);
+    expect(r.calls).toHaveLength(0);
+    expect(r.err).toContain('STRESS_NEW_TESTS: expected one of report, enforce, off; got "yes"');
+  });
+
+  it('off: uploads the run, prints nothing, exits with Gradle\'s code', async () => {
+    const r = await run([], { exitCode: 0 });
+    expect(r).toMatchObject({ code: 0, out: '', err: '' });
+    expect(r.calls).toHaveLength(1);
+    expect(r.requests.map((q) => q.url)).toEqual(['http://api.test/api/v1/projects/shop/runs']);
+    expect((r.requests[0]!.body as { testCases: unknown[] }).testCases).toHaveLength(4);
+    expect(v.safeParse(RunUpload, r.requests[0]!.body).issues).toBeUndefined();
+    expect((await run([], { exitCode: 1, firstPass: [{ suite: S, name: 'x', status: 'failure' }] })).code).toBe(1);
+  });
+
+  it('passes every Gradle argument through with the init script and manifest property', async () => {
+    const r = await run(['--offline', '-Pa=b', '--stress-new-tests', 'off', '--', '--tests', 'X']);
+    expect(r.calls[0]).toEqual(['test', '--offline', '-Pa=b', '--tests', 'X', '-I', expect.stringMatching(/init\.gradle$/), expect.stringMatching(/^-PstressGate\.manifest=/)]);
+  });
+
+  it('report: stresses the new tests, prints the report, exits with the first pass result', async () => {
+    const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      [
+        'Stress-testing new tests',
+        '  2 new test cases, 2 stressed, 0 excluded',
+        '  :app CheckoutTest.appliesDiscount   10 repetitions, 2 failed',
+        '  :app CheckoutTest.clearsCart        10 repetitions, passed',
+        '',
+        ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
+        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        '',
+      ].join('\n'),
+    );
+    const stressCall = r.calls[1]!;
+    expect(stressCall).toEqual(['-q', '--continue', '-I', expect.any(String), expect.stringMatching(/^-PstressGate\.manifest=/), expect.stringMatching(/^-PstressGate\.plan=/), 'stressGateStress']);
+    const verdictBody = r.requests[1]!.body as { testCases: { name: string }[] };
+    expect(verdictBody.testCases.map((t) => t.name)).toEqual(['old', 'appliesDiscount', 'clearsCart']); // skipped never posted
+    const gate = r.requests[2]!.body as Record<string, unknown>;
+    expect(gate).toMatchObject({ mode: 'report', outcome: 'failed', candidatesExamined: 2, stressed: 2, blocked: false, wouldHaveBlocked: true, guard: null });
+    expect(r.report).toMatchObject({ outcome: 'failed', exitCode: 0 });
+    expect(v.safeParse(VerdictRequest, r.requests[1]!.body).success).toBe(true);
+    expect(v.safeParse(GateUpload, r.requests[2]!.body).success).toBe(true);
+  });
+
+  it('enforce: exits 1 when a new test disagrees with itself, 0 when all pass', async () => {
+    expect((await run(['--stress-new-tests', 'enforce'], { repStatus: flaky })).code).toBe(1);
+    const green = await run(['--stress-new-tests', 'enforce']);
+    expect(green.code).toBe(0);
+    expect(green.out).toContain('appliesDiscount   10 repetitions, passed');
+  });
+
+  it('enforce: a candidate that was expected to run and did not is an error that blocks, never a pass', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { repStatus: (name, k) => (name === 'clearsCart' && k > 7 ? 'missing' : 'success') });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(':app CheckoutTest.clearsCart        7 of 10 repetitions, error (expected to run and did not)');
+    expect(r.report.outcome).toBe('incomplete');
+  });
+
+  it('first pass failed: says the stress pass was skipped, exits with the failure', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass: [...cases, { suite: S, name: 'broken', status: 'failure' }] });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('Stress-testing new tests\n  Skipped: the first pass failed, so no new test was stressed.\n');
+    expect(r.calls).toHaveLength(1);
+    expect(r.requests.map((q) => q.url.split('/').pop())).toEqual(['runs', 'gate']);
+  });
+
+  it('no candidates: nothing printed, no stress pass', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { verdict: (p) => cannedVerdict(p, () => false) });
+    expect(r).toMatchObject({ code: 0, out: '' });
+    expect(r.calls).toHaveLength(1);
+  });
+
+  it('not entitled: silent like off', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { verdict: (p) => ({ ...cannedVerdict(p, isNew), entitled: false }) });
+    expect(r).toMatchObject({ code: 0, out: '', err: '' });
+    expect(r.calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['erroring', () => new Response('{"error":{"code":"internal","message":"db down"}}', { status: 500 }), 'HTTP 500 internal: db down'],
+    ['invalid', () => Response.json({ entitled: true }), 'invalid response'],
+    ['unreachable', () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })), 'unreachable (ECONNREFUSED)'],
+  ])('server %s: a warning, the first pass result stands', async (_label, answer, problem) => {
+    const r = await run(['--stress-new-tests', 'enforce'], { verdict: answer as never });
+    expect(r.code).toBe(0);
+    expect(r.flat).toContain(problem);
+    expect(r.flat).toContain("nothing was stressed and the first pass's result stands");
+    expect(r.calls).toHaveLength(1);
+  });
+
+  it('broken first-pass XML: names the file, runs no stress pass, enforce does not report green', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { rawXml: '<testsuite><testcase name="a"' });
+    expect(r.code).toBe(1);
+    expect(r.flat).toMatch(/TEST-x\.xml: broken JUnit XML at line 1/);
+    expect(r.calls).toHaveLength(1);
+    expect((await run(['--stress-new-tests', 'report'], { rawXml: '<oops' })).code).toBe(0);
+  });
+
+  it('a passing build without the plugin\'s manifest is an error, never a silent "no new tests"', async () => {
+    const gradle = await fakeGradle({ firstPass: cases });
+    const r = await main(['gradle', 'test', '--stress-new-tests', 'enforce', '--report-file', path.join(gradle.dir, 'r.json')], {
+      env: { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok' },
+      cwd: gradle.dir,
+      out: (t) => outs.push(t),
+      err: () => undefined,
+      logger: silentLogger(),
+      prepareGradle: gradle.setup,
+      gradleExecutable: async () => 'gradle',
+      runGradle: async () => ({ exitCode: 0, interrupted: false, wallClockMs: 1 }),
+      git: () => async () => null,
+      quarantine: { fetch: async () => new Set() },
+      fetch: (async () => new Response('{}', { status: 201 })) as unknown as typeof globalThis.fetch,
+      now: () => Date.now(),
+    });
+    expect(r).toBe(1);
+    expect(outs.join('').replace(/\n {3}/g, ' ')).toContain('the Gradle plugin wrote no manifest');
+  });
+
+  it('a guard replaces the list and runs no stress pass', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], {
+      verdict: (p) => {
+        const v = cannedVerdict(p, isNew);
+        return { ...v, guards: { ...v.guards, bulkChange: { fired: true, newCount: 120, inventory: 200, ratio: 0.3, floor: 50 } } };
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('Stress-testing new tests\n  Bulk change: 120 new test cases exceed 30% of the 200 known on main; not stressed.\n');
+    expect(r.calls).toHaveLength(1);
+    expect(r.requests[2]!.body).toMatchObject({ outcome: 'guarded', guard: { name: 'bulk_change', count: 120 }, stressed: 0, notStressed: 2, testCases: [] });
+  });
+
+  it('muted: a first pass failing only on muted tests passes, and a muted flaky candidate cannot fail the gate', async () => {
+    const muted = new Set([identityKey({ module: ':app', suite: S, name: 'appliesDiscount' }), identityKey({ module: ':app', suite: S, name: 'old' })]);
+    const firstPass = cases.map((c) => (c.name === 'old' ? { ...c, status: 'failure' as const } : c));
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass, repStatus: flaky, quarantine: { fetch: async () => muted } });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('appliesDiscount   10 repetitions, 2 failed (muted: cannot fail the gate)');
+    expect(r.requests[2]!.body).toMatchObject({ outcome: 'passed', blocked: false });
+  });
+
+  it('takes the mode from the settings block when neither flag nor env sets it', async () => {
+    const r = await run([], { settings: { mode: 'enforce' }, repStatus: flaky });
+    expect(r.code).toBe(1);
+  });
+
+  it('an upload failure is a warning, never a changed exit code', async () => {
+    const off = await run([], { uploadStatus: 503 });
+    expect(off.code).toBe(0);
+    expect(off.err).toBe('stress-gate: warning: the run was not uploaded: http://api.test/api/v1/projects/shop/runs: HTTP 503\n');
+    const enforce = await run(['--stress-new-tests', 'enforce'], { uploadStatus: 500 });
+    expect(enforce.code).toBe(0);
+    expect(enforce.err).toContain('warning: the gated observation was not uploaded');
+  });
+
+  it('writes a GitHub Actions job summary when GITHUB_STEP_SUMMARY is set', async () => {
+    const summary = path.join(await import('node:os').then((os) => os.tmpdir()), `summary-${process.pid}-${Date.now()}.md`);
+    await run(['--stress-new-tests', 'report'], { repStatus: flaky, env: { GITHUB_STEP_SUMMARY: summary } });
+    const md = await readFile(summary, 'utf8');
+    expect(md).toContain('### Stress-testing new tests (report)');
+    expect(md).toContain('| `:app CheckoutTest.appliesDiscount` | 10/10 | 2 | failed |');
+    expect(md).toContain('**Would have blocked**');
+  });
+});

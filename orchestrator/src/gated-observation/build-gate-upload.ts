@@ -1,0 +1,44 @@
+// The stress pass as one gated observation (POST …/runs/:runId/gate). Pure.
+import type { GateUpload } from '@stress-gate/verdict-api/contract';
+import type { GateReport } from '../report/gate-report.js';
+
+/** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */
+export function buildGateUpload(r: GateReport): GateUpload | null {
+  let outcome: GateUpload['outcome'];
+  switch (r.outcome) {
+    case 'server_unavailable':
+    case 'not_configured':
+    case 'not_entitled':
+      return null;
+    case 'broken_results':
+      outcome = 'incomplete';
+      break;
+    default:
+      outcome = r.outcome;
+  }
+  const guarded = r.guard !== null;
+  return {
+    mode: r.mode,
+    outcome,
+    candidatesExamined: r.counts.examined,
+    stressed: r.counts.stressed,
+    excluded: r.counts.excluded,
+    // Under a guard every candidate that is not excluded counts as not stressed.
+    notStressed: r.counts.notStressed,
+    guard: r.guard ? { name: r.guard.name, count: r.guard.count, reason: r.guard.reason } : null,
+    blocked: r.blocked,
+    wouldHaveBlocked: r.wouldHaveBlocked,
+    testCases: guarded
+      ? []
+      : r.candidates
+          .filter((c) => c.outcome !== 'excluded')
+          .map((c) => ({
+            module: c.module,
+            suite: c.suite,
+            name: c.name,
+            muted: c.muted,
+            outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
+            repetitions: c.recorded,
+          })),
+  };
+}

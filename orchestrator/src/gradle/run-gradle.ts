@@ -1,0 +1,70 @@
+// Runs Gradle through execa. Failure is a value (exit code), never a throw, except when Gradle
+// cannot be started at all.
+import { execa } from 'execa';
+import { GradleNotRunnableError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/** How one Gradle invocation ended. */
+export interface GradleRun {
+  exitCode: number;
+  /** The ceiling timer interrupted the build. */
+  interrupted: boolean;
+  wallClockMs: number;
+}
+
+/** How to run one Gradle invocation. */
+export interface GradleRunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Where Gradle's stdout goes: the user's terminal (first pass) or our stderr (stress pass). */
+  stdout: 'inherit' | 'stderr';
+  /** Interrupt the build after this many ms (the ceiling). */
+  deadlineMs?: number;
+  /** Grace after SIGINT before SIGTERM, and after SIGTERM before SIGKILL. */
+  graceMs?: number;
+  logger: Logger;
+}
+
+/** Runs `executable args…`. */
+export type GradleRunner = (executable: string, args: string[], options: GradleRunOptions) => Promise<GradleRun>;
+
+/** The real runner. */
+export const runGradle: GradleRunner = async (executable, args, options) => {
+  const log = options.logger.child({ module: 'run-gradle' });
+  const started = Date.now();
+  log.debug({ executable, args }, 'gradle');
+  const child = execa(executable, args, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    reject: false,
+    stdin: options.stdout === 'inherit' ? 'inherit' : 'ignore',
+    stdout: options.stdout === 'inherit' ? 'inherit' : process.stderr,
+    stderr: 'inherit',
+    forceKillAfterDelay: false,
+  });
+  let interrupted = false;
+  const timers: NodeJS.Timeout[] = [];
+  if (options.deadlineMs !== undefined) {
+    const grace = options.graceMs ?? 15_000;
+    timers.push(
+      setTimeout(() => {
+        interrupted = true;
+        // SIGINT to the Gradle client makes the daemon cancel the build (like Ctrl-C); the
+        // test JVM is stopped and the XML written so far stays. Escalate if it does not exit.
+        log.info({ deadlineMs: options.deadlineMs }, 'ceiling reached: interrupting gradle');
+        child.kill('SIGINT');
+        timers.push(setTimeout(() => child.kill('SIGTERM'), grace));
+        timers.push(setTimeout(() => child.kill('SIGKILL'), grace * 2));
+      }, options.deadlineMs),
+    );
+  }
+  const result = await child;
+  for (const t of timers) clearTimeout(t);
+  if (result.failed && result.exitCode === undefined && !result.isTerminated) {
+    throw new GradleNotRunnableError(`could not run ${executable}: ${result.shortMessage ?? result.message}`);
+  }
+  const exitCode = result.exitCode ?? (result.isTerminated ? 130 : 1);
+  log.debug({ exitCode, ms: Date.now() - started }, 'gradle finished');
+  return { exitCode, interrupted, wallClockMs: Date.now() - started };
+};

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { candidate } from '../../test/support/builders.js';
+import { assignRepetitions } from './read-repetitions.js';
+import { buildStressPlan } from './stress-plan.js';
+
+const ok = (suite: string, name: string, status: 'success' | 'failure' | 'skipped' = 'success') => ({ suite, name, status, durationMs: 3 });
+const S = 'com.shop.CheckoutTest';
+
+describe('buildStressPlan', () => {
+  it('groups candidates by Test task, filters by the XML name, and skips candidates with no source', () => {
+    const plan = buildStressPlan(
+      [
+        candidate('a'),
+        candidate('m[0] [#2]', { testCaseId: 'dup', source: { task: ':app:test', xmlName: 'm[0]', occurrence: 2 }, repetitions: 5 }),
+        candidate('m[0]', { source: { task: ':app:test', xmlName: 'm[0]', occurrence: 1 }, repetitions: 10 }),
+        candidate('b', { module: ':lib', source: { task: ':lib:test', xmlName: 'b', occurrence: 1 }, repetitions: 3 }),
+        candidate('gone', { source: null }),
+      ],
+      '/tmp/r',
+    );
+    expect(plan).toEqual({
+      resultsDir: '/tmp/r',
+      tasks: [
+        { id: 't0', path: ':app:test', candidates: [{ suite: S, name: 'a', repetitions: 10 }, { suite: S, name: 'm[0]', repetitions: 10 }] },
+        { id: 't1', path: ':lib:test', candidates: [{ suite: S, name: 'b', repetitions: 3 }] },
+      ],
+    });
+  });
+});
+
+describe('assignRepetitions', () => {
+  it('records every repetition of every candidate, by occurrence for repeated names', () => {
+    const a = candidate('a', { repetitions: 2 });
+    const first = candidate('m', { testCaseId: 'm1', source: { task: ':app:test', xmlName: 'm', occurrence: 1 }, repetitions: 2 });
+    const second = candidate('m [#2]', { testCaseId: 'm2', source: { task: ':app:test', xmlName: 'm', occurrence: 2 }, repetitions: 2 });
+    const reports = [
+      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a'), ok(S, 'm'), ok(S, 'm', 'failure')] },
+      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'failure'), ok(S, 'm'), ok(S, 'm')] },
+    ];
+    const r = assignRepetitions([a, first, second], reports);
+    expect(r.get(a.testCaseId)?.map((x) => x.status)).toEqual(['success', 'failure']);
+    expect(r.get('m1')?.map((x) => x.status)).toEqual(['success', 'success']);
+    expect(r.get('m2')?.map((x) => x.status)).toEqual(['failure', 'success']);
+  });
+
+  it('leaves out repetitions that are missing, skipped, or from another task', () => {
+    const a = candidate('a', { repetitions: 3 });
+    const reports = [
+      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a')] },
+      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'skipped')] },
+      { taskPath: ':app:test', repetition: 3, cases: [] },
+      { taskPath: ':app:integrationTest', repetition: 3, cases: [ok(S, 'a')] },
+    ];
+    expect(assignRepetitions([a], reports).get(a.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }]);
+  });
+
+  it('ignores repetitions beyond a candidate\'s own count', () => {
+    const a = candidate('a', { repetitions: 1 });
+    const reports = [1, 2].map((k) => ({ taskPath: ':app:test', repetition: k, cases: [ok(S, 'a')] }));
+    expect(assignRepetitions([a], reports).get(a.testCaseId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,48 @@
+// The gate's result as data: what the printed report, the JSON report file, the job summary and
+// the gated-observation upload are all rendered from.
+import type { GateOutcome } from '@stress-gate/verdict-api/contract';
+import type { CandidateResult } from '../enforce/outcome.js';
+import type { FiredGuard } from '../guard/apply-guards.js';
+
+/** Why the gate did not get as far as a verdict on candidates, when it did not. */
+export type GateStop =
+  | { kind: 'first_pass_failed' }
+  | { kind: 'not_configured'; missing: string[] }
+  | { kind: 'server_unavailable'; problem: string }
+  | { kind: 'broken_results'; errors: string[] }
+  | { kind: 'not_entitled' }
+  | { kind: 'no_candidates' };
+
+/** Everything about one gated run. */
+export interface GateReport {
+  mode: 'report' | 'enforce';
+  runId: string;
+  outcome: GateOutcome | 'server_unavailable' | 'not_configured' | 'broken_results';
+  stop: GateStop | null;
+  firstPass: { exitCode: number; passed: boolean; testCases: number; failures: number; maskedFailures: number };
+  /** Upper bound of the curve (ms): slower tests are excluded. */
+  slowLimitMs: number | null;
+  ceilingSeconds: number | null;
+  guard: FiredGuard | null;
+  candidates: CandidateResult[];
+  counts: { examined: number; stressed: number; excluded: number; notStressed: number; errors: number };
+  stressPass: { wallClockMs: number; cut: boolean; gradleExitCode: number | null } | null;
+  /** Problems found while reading repetition reports (broken XML). */
+  problems: string[];
+  notes: string[];
+  blocked: boolean;
+  wouldHaveBlocked: boolean;
+  exitCode: number;
+}
+
+/** Counts as the report prints them: stressed = candidates with a verdict (passed or failed). */
+export function countCandidates(candidates: readonly CandidateResult[]): GateReport['counts'] {
+  const n = (o: CandidateResult['outcome']) => candidates.filter((c) => c.outcome === o).length;
+  return {
+    examined: candidates.length,
+    stressed: n('passed') + n('failed'),
+    excluded: n('excluded'),
+    notStressed: n('not_stressed'),
+    errors: n('error'),
+  };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import { candidate, classifyCandidate, gateReport, reps } from '../../test/support/builders.js';
+import type { GateReport } from './gate-report.js';
+import { renderReport } from './render-report.js';
+
+const three = () => [
+  classifyCandidate(candidate('appliesDiscount'), reps(10, [4, 9]), false),
+  classifyCandidate(candidate('clearsCart'), reps(10), false),
+  classifyCandidate(candidate('total', { suite: 'com.shop.CartTest' }), reps(10), false),
+];
+
+describe('renderReport', () => {
+  it('prints the RFC shape in report mode', () => {
+    expect(renderReport(gateReport('report', three()))).toBe(
+      [
+        'Stress-testing new tests',
+        '  3 new test cases, 3 stressed, 0 excluded',
+        '  :app CheckoutTest.appliesDiscount   10 repetitions, 2 failed',
+        '  :app CheckoutTest.clearsCart        10 repetitions, passed',
+        '  :app CartTest.total                 10 repetitions, passed',
+        '',
+        ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
+        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the same up to the blank line in enforce, then the sentence minus "would have"', () => {
+    const report = renderReport(gateReport('report', three())).split('\n\n')[0];
+    const enforce = renderReport(gateReport('enforce', three()));
+    expect(enforce.split('\n\n')[0]).toBe(report);
+    expect(enforce.split('\n\n')[1]).toBe(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.\n');
+  });
+
+  it('prints nothing at all when the branch adds no tests, or the account is not entitled', () => {
+    for (const kind of ['no_candidates', 'not_entitled'] as const) {
+      expect(renderReport(gateReport('enforce', [], null, { stop: { kind }, outcome: kind }))).toBe('');
+    }
+  });
+
+  it('replaces the list with the guard reason and count; never an "all passed" for a partial set', () => {
+    const guard = { name: 'bulk_change' as const, count: 120, reason: 'Bulk change: 120 new test cases exceed 30% of the 200 known on main; not stressed.' };
+    const out = renderReport(gateReport('enforce', three(), guard));
+    expect(out).toBe('Stress-testing new tests\n  Bulk change: 120 new test cases exceed 30% of the 200 known on main; not stressed.\n');
+    expect(out).not.toMatch(/passed/);
+  });
+
+  it('lists excluded candidates with their duration', () => {
+    const slow = classifyCandidate(candidate('importsCatalog', { durationMs: 362_000, repetitions: null, excluded: { reason: 'slow', detail: '' } }), [], false);
+    const out = renderReport(gateReport('report', [classifyCandidate(candidate('a'), reps(10), false), slow]));
+    expect(out).toContain('  2 new test cases, 1 stressed, 1 excluded\n');
+    expect(out).toContain(':app CheckoutTest.importsCatalog   6m 2s, excluded (slower than 5 minutes)\n');
+  });
+
+  it('marks muted candidates: stressed, recorded, cannot fail the gate', () => {
+    const muted = classifyCandidate(candidate('flaky', { muted: true }), reps(10, [1, 2, 3]), false);
+    const out = renderReport(gateReport('enforce', [muted]));
+    expect(out).toContain(':app CheckoutTest.flaky   10 repetitions, 3 failed (muted: cannot fail the gate)\n');
+    expect(out).toContain(' ! flaky failed 3 of 10 repetitions; it is muted, so it cannot fail the gate.\n');
+    expect(out).not.toContain('blocked');
+  });
+
+  it('says the stress pass was skipped when the first pass failed', () => {
+    const r: GateReport = gateReport('enforce', [], null, { stop: { kind: 'first_pass_failed' }, outcome: 'skipped' });
+    expect(renderReport(r)).toBe('Stress-testing new tests\n  Skipped: the first pass failed, so no new test was stressed.\n');
+  });
+
+  it('warns when the verdict API is unavailable', () => {
+    const r = gateReport('enforce', [], null, { stop: { kind: 'server_unavailable', problem: 'http://x/verdict: no answer within 30 s' }, outcome: 'server_unavailable' });
+    expect(renderReport(r)).toContain(" ! No verdict from the verdict API (http://x/verdict: no answer within 30 s);");
+  });
+
+  it('reports candidates cut by the ceiling as not stressed, with a warning, and errors as errors', () => {
+    const cut = classifyCandidate(candidate('a'), reps(4), true);
+    const gone = classifyCandidate(candidate('b'), [], false);
+    const out = renderReport(gateReport('report', [cut, gone]));
+    expect(out).toContain('  2 new test cases, 0 stressed, 0 excluded, 1 not stressed, 1 error\n');
+    expect(out).toContain(':app CheckoutTest.a   4 of 10 repetitions, not stressed (cut by the ceiling)\n');
+    expect(out).toContain(':app CheckoutTest.b   0 of 10 repetitions, error (expected to run and did not)\n');
+    expect(out).toContain('The 10-minute ceiling cut the stress pass: 1 new test case was not stressed');
+    expect(out).not.toMatch(/, passed/);
+  });
+
+  it('uses the full class name when two candidates share a simple one, and omits the root module', () => {
+    const a = classifyCandidate(candidate('x', { module: ':', suite: 'a.T' }), reps(10), false);
+    const b = classifyCandidate(candidate('x', { module: ':', suite: 'b.T', testCaseId: 'other' }), reps(10), false);
+    const out = renderReport(gateReport('report', [a, b]));
+    expect(out).toContain('  a.T.x   10 repetitions, passed\n  b.T.x   10 repetitions, passed\n');
+  });
+});

@@ -1,0 +1,100 @@
+// The real plugin on a real Gradle build (Debian's 4.4.1, offline) with a fake verdict API.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { main, realDeps } from '../../src/cli.js';
+import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
+import { checkoutProject, writeTree } from '../support/fixture-project.js';
+import { DEFAULT_STRESS_PARAMETERS } from '@stress-gate/verdict-api/contract';
+
+let server: FakeVerdictServer;
+let dir: string;
+let ceilingSeconds = DEFAULT_STRESS_PARAMETERS.ceilingSeconds;
+
+beforeAll(async () => {
+  dir = await writeTree(checkoutProject());
+  server = await startFakeVerdictServer((posted) =>
+    cannedVerdict(posted, (p) => p.suite === 'com.shop.CheckoutTest', {
+      parameters: { ...DEFAULT_STRESS_PARAMETERS, ceilingSeconds },
+    }),
+  );
+});
+afterAll(async () => {
+  await server.close();
+  // After the ceiling cut the daemon needs about a second to cancel its build and stop writing.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function gate(mode: string, extraEnv: Record<string, string> = {}) {
+  await rm(path.join(dir, 'appliesDiscount.count'), { force: true });
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { ...process.env, STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', ...extraEnv };
+  delete env['GITHUB_STEP_SUMMARY'];
+  const started = Date.now();
+  const code = await main(
+    ['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', mode, '--server-url', server.url, '--project', 'shop'],
+    { ...realDeps(env), cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) },
+  );
+  const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8'));
+  return { code, out: out.join(''), err: err.join(''), report, ms: Date.now() - started };
+}
+
+describe('stress-orchestrator gradle on a real build', () => {
+  it('reports a flaky new test in report mode and exits with the first pass result', async () => {
+    const r = await gate('report');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      [
+        'Stress-testing new tests',
+        '  3 new test cases, 3 stressed, 0 excluded',
+        '  :app CheckoutTest.appliesDiscount   10 repetitions, 3 failed',
+        '  :app CheckoutTest.clearsCart        10 repetitions, passed',
+        '  :app CheckoutTest.total             10 repetitions, passed',
+        '',
+        ' ! appliesDiscount failed 3 of 10 repetitions and would have blocked this merge',
+        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        '',
+      ].join('\n'),
+    );
+    expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
+    const flaky = r.report.candidates.find((c: { name: string }) => c.name === 'appliesDiscount');
+    expect(flaky.recorded.map((x: { status: string }) => x.status)).toEqual(
+      ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
+    );
+    const urls = server.requests.map((q) => q.url);
+    expect(urls).toEqual(['/api/v1/projects/shop/runs', '/api/v1/projects/shop/verdict', `/api/v1/projects/shop/runs/${r.report.runId}/gate`]);
+    expect(server.requests[0]!.authorization).toBe('Bearer secret');
+    const gateUpload = server.requests[2]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[] }[] };
+    expect(gateUpload).toMatchObject({ mode: 'report', outcome: 'failed', stressed: 3, blocked: false, wouldHaveBlocked: true });
+    expect(gateUpload.testCases.map((t) => t.repetitions.length)).toEqual([10, 10, 10]);
+    process.stderr.write(`report-mode run: ${r.ms} ms (stress pass ${r.report.stressPass.wallClockMs} ms)\n`);
+  }, 120_000);
+
+  it('blocks in enforce mode with the exit code of a failed test run', async () => {
+    server.requests.length = 0;
+    const r = await gate('enforce');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(' ! appliesDiscount failed 3 of 10 repetitions and blocked this merge request.\n');
+    expect(r.out).not.toContain('would have');
+    expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
+  }, 120_000);
+
+  it('cuts the stress pass at the ceiling and never reports the cut candidates as passed', async () => {
+    ceilingSeconds = 2;
+    try {
+      const r = await gate('enforce', { STRESS_GATE_JVM_START_MS: '0' });
+      expect(r.report.stressPass.cut).toBe(true);
+      expect(r.report.outcome).not.toBe('passed');
+      for (const c of r.report.candidates) {
+        if (c.recorded.length < 10) expect(['not_stressed', 'failed']).toContain(c.outcome);
+      }
+      expect(r.out).toContain('ceiling cut the stress pass');
+      expect(r.ms).toBeLessThan(60_000);
+      process.stderr.write(`ceiling run: ${r.ms} ms, stress pass ${r.report.stressPass.wallClockMs} ms\n${r.out}`);
+    } finally {
+      ceilingSeconds = DEFAULT_STRESS_PARAMETERS.ceilingSeconds;
+    }
+  }, 120_000);
+});

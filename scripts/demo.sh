@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The main job: the stress gate on the example Gradle build, against the verdict API on
+# embedded ClickHouse. Seeds default-branch history from a CI run on main, then runs the gate
+# on a feature branch that adds tests, in report mode and in enforce mode.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/stress-gate-demo.XXXXXX")
+api_log="$work/verdict-api.log"
+api_pid=
+
+cleanup() {
+  if [ -n "$api_pid" ]; then kill "$api_pid" 2>/dev/null || true; wait "$api_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "Starting the verdict API on embedded ClickHouse (chDB), data in $work/chdb"
+STRESS_GATE_DATA_DIR="$work/chdb" VERDICT_API_PORT=0 LOG_LEVEL=warn \
+  node "$root/verdict-api/bin/verdict-api.js" demo --write-env "$work/api.env" >"$api_log" 2>&1 &
+api_pid=$!
+for _ in $(seq 1 120); do
+  [ -s "$work/api.env" ] && break
+  kill -0 "$api_pid" 2>/dev/null || { cat "$api_log"; echo "the verdict API did not start" >&2; exit 1; }
+  sleep 0.5
+done
+[ -s "$work/api.env" ] || { cat "$api_log"; echo "the verdict API did not start within 60 s" >&2; exit 1; }
+sed -n '1,3p' "$api_log"
+set -a; . "$work/api.env"; set +a
+
+project="$work/gradle-multi"
+cp -r "$root/examples/gradle-multi" "$project"
+cd "$project"
+git init -q -b main
+git -c user.name=demo -c user.email=demo@example.com commit -qm "default branch" --allow-empty
+git add -A && git -c user.name=demo -c user.email=demo@example.com commit -qm "example build"
+
+gate() { "$root/node_modules/.bin/stress-orchestrator" gradle "$@"; }
+
+say "main: a CI run on the default branch uploads its tests as history (the gate is on, nothing is new)"
+CI=true gate clean test --offline --stress-new-tests report
+
+say "feature/checkout: the branch adds tests (stable, flaky, slow, a new parameterised invocation)"
+git checkout -q -b feature/checkout
+cp -r "$root/examples/feature-overlay/." "$project/"
+git add -A && git -c user.name=demo -c user.email=demo@example.com commit -qm "add checkout tests"
+
+say "gate in report mode: \$ stress-orchestrator gradle clean test --offline --stress-new-tests report"
+set +e
+CI=true gate clean test --offline --stress-new-tests report --report-file "$work/report-mode.json"
+report_exit=$?
+say "gate in enforce mode: \$ stress-orchestrator gradle clean test --offline --stress-new-tests enforce"
+CI=true gate clean test --offline --stress-new-tests enforce --report-file "$work/enforce-mode.json"
+enforce_exit=$?
+set -e
+
+say "Summary"
+echo "  report mode exit code:  $report_exit (the first pass's own result)"
+echo "  enforce mode exit code: $enforce_exit (a new test disagreed with itself)"
+echo "  JSON reports: $work/report-mode.json, $work/enforce-mode.json"
+if [ "$report_exit" -ne 0 ] || [ "$enforce_exit" -eq 0 ]; then
+  echo "unexpected: report should exit 0 and enforce non-zero on this example" >&2
+  exit 1
+fi
