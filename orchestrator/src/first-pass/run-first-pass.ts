@@ -47,7 +47,7 @@ export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPas
   const run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs], {
     cwd: deps.projectDir,
     env: deps.env,
-    stdout: 'inherit',
+    output: 'inherit',
     logger: deps.logger,
   });
   const read = await readManifest(deps.setup.manifest);
@@ -77,8 +77,10 @@ export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPas
 }
 
 /** Where the stress pass puts its files, inside the invocation's temp dir. */
-export function stressPaths(setup: GradleSetup): { plan: string; resultsDir: string; manifest: string } {
+export function stressPaths(setup: GradleSetup, projectDir: string): { plan: string; resultsDir: string; manifest: string; log: string } {
   return {
+    // Kept after the run (the temp dir is not), for whoever wants to see a repetition's output.
+    log: path.join(projectDir, 'build', 'stress-gate', 'stress-pass.log'),
     plan: path.join(setup.workDir, 'plan.json'),
     resultsDir: path.join(setup.workDir, 'stress-results'),
     manifest: path.join(setup.workDir, 'stress-manifest.json'),

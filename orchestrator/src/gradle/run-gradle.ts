@@ -1,5 +1,8 @@
 // Runs Gradle through execa. Failure is a value (exit code), never a throw, except when Gradle
 // cannot be started at all.
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import path from 'node:path';
 import { execa } from 'execa';
 import { GradleNotRunnableError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -16,8 +19,11 @@ export interface GradleRun {
 export interface GradleRunOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Where Gradle's stdout goes: the user's terminal (first pass) or our stderr (stress pass). */
-  stdout: 'inherit' | 'stderr';
+  /**
+   * Where Gradle's output goes: the user's terminal (first pass), or a log file (stress pass:
+   * its output is ours, not the user's build, and would bury the report).
+   */
+  output: 'inherit' | { logFile: string };
   /** Interrupt the build after this many ms (the ceiling). */
   deadlineMs?: number;
   /** Grace after SIGINT before SIGTERM, and after SIGTERM before SIGKILL. */
@@ -33,16 +39,24 @@ export const runGradle: GradleRunner = async (executable, args, options) => {
   const log = options.logger.child({ module: 'run-gradle' });
   const started = Date.now();
   log.debug({ executable, args }, 'gradle');
+  const toLog = options.output !== 'inherit';
   const child = execa(executable, args, {
     cwd: options.cwd,
     env: options.env,
     extendEnv: false,
     reject: false,
-    stdin: options.stdout === 'inherit' ? 'inherit' : 'ignore',
-    stdout: options.stdout === 'inherit' ? 'inherit' : process.stderr,
-    stderr: 'inherit',
+    stdio: toLog ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    all: toLog,
+    buffer: false,
     forceKillAfterDelay: false,
   });
+  let logWritten: Promise<void> = Promise.resolve();
+  if (options.output !== 'inherit' && child.all) {
+    mkdirSync(path.dirname(options.output.logFile), { recursive: true });
+    const log = createWriteStream(options.output.logFile);
+    child.all.pipe(log);
+    logWritten = finished(log);
+  }
   let interrupted = false;
   const timers: NodeJS.Timeout[] = [];
   if (options.deadlineMs !== undefined) {
@@ -61,6 +75,7 @@ export const runGradle: GradleRunner = async (executable, args, options) => {
   }
   const result = await child;
   for (const t of timers) clearTimeout(t);
+  await logWritten;
   if (result.failed && result.exitCode === undefined && !result.isTerminated) {
     throw new GradleNotRunnableError(`could not run ${executable}: ${result.shortMessage ?? result.message}`);
   }

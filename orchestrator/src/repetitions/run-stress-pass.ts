@@ -37,7 +37,7 @@ export async function runStressPass(
   ceilingSeconds: number,
   deps: StressPassDeps,
 ): Promise<StressPassResult> {
-  const paths = stressPaths(deps.setup);
+  const paths = stressPaths(deps.setup, deps.projectDir);
   const plan = buildStressPlan(stress, paths.resultsDir);
   if (plan.tasks.length === 0) {
     // Nothing this run can select (the verdict named only tests it did not report): no Gradle.
@@ -57,15 +57,14 @@ export async function runStressPass(
   const run = await deps.runGradle(deps.executable, args, {
     cwd: deps.projectDir,
     env: deps.env,
-    // The report goes to stdout; Gradle's chatter for the repetitions goes to stderr.
-    stdout: 'stderr',
+    output: { logFile: paths.log },
     deadlineMs: ceilingSeconds * 1000,
     logger: deps.logger,
   });
   const { reports, errors } = await readRepetitionReports(plan);
   const problems = [...errors];
   if (run.exitCode !== 0 && !run.interrupted) {
-    problems.push(`The stress pass's Gradle build failed (exit code ${run.exitCode}); see its output above.`);
+    problems.push(`The stress pass's Gradle build failed (exit code ${run.exitCode}); see ${paths.log}.`);
   }
   return {
     repetitions: assignRepetitions(stress, reports),

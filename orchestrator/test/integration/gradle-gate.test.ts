@@ -91,7 +91,6 @@ describe('stress-orchestrator gradle on a real build', () => {
         if (c.recorded.length < 10) expect(['not_stressed', 'failed']).toContain(c.outcome);
       }
       expect(r.out).toContain('ceiling cut the stress pass');
-      expect(r.ms).toBeLessThan(60_000);
       process.stderr.write(`ceiling run: ${r.ms} ms, stress pass ${r.report.stressPass.wallClockMs} ms\n${r.out}`);
     } finally {
       ceilingSeconds = DEFAULT_STRESS_PARAMETERS.ceilingSeconds;

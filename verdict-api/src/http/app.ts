@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.js';
 import { settingsOf, writeSettings } from '../settings/settings.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
+import { runPage } from '../run-page/run-page.js';
 import { authenticate, type Principal } from './auth.js';
 import { errorResponse } from './errors.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
@@ -76,11 +77,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const run = parseRunUpload(await jsonBody(c.req.raw, true));
     return c.json(await ingestRun(db, c.get('principal').project, run), 201);
   });
+  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
-    const runId = v.safeParse(RunId, c.req.param('runId'));
-    if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
+    const runId = runIdParam(c.req.param('runId'));
     const gate = parseGateUpload(await jsonBody(c.req.raw, true));
-    return c.json(await recordGate(db, c.get('principal').project, runId.output, gate), 201);
+    return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
   });
   api.post('/:project/verdict', async (c) => {
     const request = parseVerdictRequest(await jsonBody(c.req.raw, true));
@@ -90,6 +91,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.route('/api/v1/projects', api);
   return app;
+}
+
+function runIdParam(value: string): string {
+  const runId = v.safeParse(RunId, value);
+  if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
+  return runId.output;
 }
 
 /** Parses a JSON body; a list of more than MAX_IDENTITIES test cases is a 413, not a 400. */

@@ -1,0 +1,108 @@
+// The run page: a consumer that describes one run. It shows stress repetitions, in the flaky
+// section, labelled as caught by the stress gate, beside organic flakiness, and the gate's
+// verdict on the run. (Consumers that attribute flakiness across runs read only 'organic'.)
+import type { Project } from '../accounts/accounts.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { sql, uuid } from '../sql/bind.js';
+import { type Database, num } from '../storage/database.js';
+
+export interface RunPage {
+  runId: string;
+  branch: string;
+  commit: string;
+  isCi: boolean;
+  status: 'success' | 'failure';
+  shards: number;
+  testCases: { module: string; suite: string; name: string; status: string; durationMs: number; isNew: boolean; muted: boolean }[];
+  flaky: { module: string; suite: string; name: string; caughtBy: 'stress_gate' | 'organic'; failed: number; repetitions: number }[];
+  gate: {
+    mode: string;
+    outcome: string;
+    candidatesExamined: number;
+    stressed: number;
+    excluded: number;
+    notStressed: number;
+    guard: { name: string; count: number; reason: string } | null;
+    blocked: boolean;
+    wouldHaveBlocked: boolean;
+  } | null;
+}
+
+export async function runPage(db: Database, project: Project, runId: string): Promise<RunPage> {
+  const scope = sql`project_id = ${uuid(project.projectId)} AND run_id = ${runId}`;
+  const runs = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT git_branch, git_commit, is_ci, status, shard_index FROM ${db.t('test_runs')} FINAL WHERE ${scope} ORDER BY shard_index`);
+  if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`);
+  const cases = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, module, suite, name, status, duration_ms, is_new, muted
+    FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
+  const reps = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, source, countIf(status = 'failure') AS failed, count() AS total
+    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} GROUP BY id, source`);
+  const gates = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT * FROM ${db.t('gate_verdicts')} FINAL WHERE ${scope} ORDER BY shard_index`);
+
+  const byId = new Map(cases.map((c) => [c['id'] as string, c]));
+  const candidates = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} FINAL WHERE ${scope}`);
+  for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
+
+  const flaky: RunPage['flaky'] = reps
+    .filter((r) => {
+      const failed = num(r['failed']);
+      // Every stress candidate passed its first pass, so one failed repetition is a disagreement;
+      // organic repetitions must disagree among themselves.
+      return r['source'] === 'stress' ? failed > 0 : failed > 0 && failed < num(r['total']);
+    })
+    .map((r) => {
+      const c = byId.get(r['id'] as string);
+      return {
+        module: String(c?.['module'] ?? ''),
+        suite: String(c?.['suite'] ?? ''),
+        name: String(c?.['name'] ?? ''),
+        caughtBy: r['source'] === 'stress' ? ('stress_gate' as const) : ('organic' as const),
+        failed: num(r['failed']),
+        repetitions: num(r['total']),
+      };
+    })
+    .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
+
+  const first = runs[0]!;
+  return {
+    runId,
+    branch: String(first['git_branch']),
+    commit: String(first['git_commit']),
+    isCi: num(first['is_ci']) === 1,
+    status: runs.some((r) => r['status'] === 'failure') ? 'failure' : 'success',
+    shards: runs.length,
+    testCases: cases.map((c) => ({
+      module: String(c['module']),
+      suite: String(c['suite']),
+      name: String(c['name']),
+      status: String(c['status']),
+      durationMs: num(c['duration_ms']),
+      isNew: num(c['is_new']) === 1,
+      muted: num(c['muted']) === 1,
+    })),
+    flaky,
+    gate: gates.length === 0 ? null : mergeGates(gates),
+  };
+}
+
+/** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
+function mergeGates(gates: Record<string, unknown>[]): NonNullable<RunPage['gate']> {
+  const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
+  const guarded = gates.find((g) => g['guard_name'] !== '');
+  const outcomes = gates.map((g) => String(g['outcome']));
+  return {
+    mode: String(gates[0]!['mode']),
+    outcome: ['failed', 'incomplete', 'guarded', 'passed'].find((o) => outcomes.includes(o)) ?? outcomes[0]!,
+    candidatesExamined: sum('candidates_examined'),
+    stressed: sum('stressed'),
+    excluded: sum('excluded'),
+    notStressed: sum('not_stressed'),
+    guard: guarded ? { name: String(guarded['guard_name']), count: num(guarded['guard_count']), reason: String(guarded['guard_reason']) } : null,
+    blocked: gates.some((g) => num(g['blocked']) === 1),
+    wouldHaveBlocked: gates.some((g) => num(g['would_have_blocked']) === 1),
+  };
+}
