@@ -1,0 +1,86 @@
+// The service's own commands as an operator runs them: admin commands create an account,
+// project and token; `serve` answers over a real port; embedded data survives a restart.
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { sql } from '../../src/sql/bind.js';
+import { openEmbeddedEngine } from '../../src/storage/embedded-engine.js';
+import { database } from '../../src/storage/database.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { createAccount, getAccount } from '../../src/accounts/accounts.js';
+import { serverUrl } from '../support/engines.js';
+
+const BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
+const run = promisify(execFile);
+
+describe('verdict-api commands against a clickhouse-server', () => {
+  const env = { ...process.env, CLICKHOUSE_URL: serverUrl(), CLICKHOUSE_DATABASE: `cmd_${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'warn' };
+  const admin = async (...args: string[]) => JSON.parse((await run(process.execPath, [BIN, 'admin', ...args], { env })).stdout);
+  let serve: ReturnType<typeof spawn> | null = null;
+  afterAll(() => {
+    serve?.kill('SIGTERM');
+  });
+
+  it('creates an account (not entitled by default), a project and a token, and serves them over a port', async () => {
+    const account = await admin('create-account', '--name', 'Acme');
+    expect(account.stressGateEntitled).toBe(false);
+    const project = await admin('create-project', '--account', account.accountId, '--handle', 'shop', '--default-branch', 'main');
+    const { token } = await admin('create-token', '--project', 'shop');
+    expect(token).toMatch(/^sg_/);
+
+    serve = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, VERDICT_API_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      serve!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      serve!.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const verdict = async () =>
+      (await fetch(`${url}/api/v1/projects/shop/verdict`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ testCases: [{ module: ':app', suite: 'S', name: 'n', durationMs: 1 }] }),
+      }).then((r) => r.json())) as { entitled: boolean; projectId: string; requestId?: string };
+    expect(await verdict()).toMatchObject({ entitled: false, projectId: project.projectId });
+    await admin('entitle', '--account', account.accountId);
+    expect((await verdict()).entitled).toBe(true);
+    const ready = await fetch(`${url}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', engine: 'server' });
+    expect(ready.headers.get('x-request-id')).toMatch(/.+/);
+  });
+
+  it('refuses an unknown command with a usage error (exit 2)', async () => {
+    const failed = await run(process.execPath, [BIN, 'frobnicate'], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain('unknown command "frobnicate"');
+  });
+});
+
+describe('embedded chDB data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stress-gate-persist-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps its data across a restart', async () => {
+    const first = openEmbeddedEngine(dir);
+    const db = database(first, 'persist');
+    await migrate(first, 'persist');
+    const account = await createAccount(db, "O'Kept", true);
+    await first.close();
+
+    const second = openEmbeddedEngine(dir);
+    const again = database(second, 'persist');
+    expect(await migrate(second, 'persist')).toEqual([]);
+    expect(await getAccount(again, account.accountId)).toEqual(account);
+    const tables = await second.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = 'persist' ORDER BY name`);
+    expect(tables.map((t) => t.name)).toContain('test_case_branch_presence');
+    await second.close();
+  });
+});
