@@ -4,6 +4,7 @@ import { Session } from 'chdb';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
+import { toTabSeparated } from './tab-separated.js';
 
 /** Opens chDB on a data directory kept across restarts. chDB allows one data directory per process. */
 export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
@@ -39,7 +40,8 @@ export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
       if (rows.length === 0) return;
       const s = live();
       try {
-        await s.insert({ table: table.text.replaceAll('`', ''), values: toJsonEachRow(rows), format: 'JSONEachRow' });
+        const { columns, body } = toTabSeparated(rows);
+        await s.insert({ table: table.text.replaceAll('`', ''), values: Buffer.from(body, 'utf8'), format: 'TabSeparated', columns });
       } catch (error) {
         throw new StorageError(`embedded ClickHouse insert into ${table.text}: ${(error as Error).message}`, { cause: error });
       }
@@ -52,11 +54,6 @@ export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
       session = null;
     },
   };
-}
-
-/** Rows as one JSONEachRow buffer. */
-export function toJsonEachRow(rows: readonly Record<string, unknown>[]): Buffer {
-  return Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
 }
 
 /** Parses JSONEachRow text into rows. */

@@ -11,7 +11,7 @@ export interface ClickHouseEngine {
   command(statement: Sql): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow). Omit the FORMAT clause. */
   query<Row = Record<string, unknown>>(statement: Sql): Promise<Row[]>;
-  /** Inserts rows as JSONEachRow into a database-qualified table. */
+  /** Inserts rows (all with the same keys) into a database-qualified table, as TabSeparated. */
   insert(table: Sql, rows: readonly Record<string, unknown>[]): Promise<void>;
   /** Resolves when the engine answers; rejects with StorageUnavailableError otherwise. */
   ping(): Promise<void>;

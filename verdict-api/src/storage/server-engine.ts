@@ -3,7 +3,9 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
+import { Readable } from 'node:stream';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
+import { toTabSeparated } from './tab-separated.js';
 
 export interface ServerEngineOptions {
   url: string;
@@ -43,8 +45,9 @@ export function openServerEngine(options: ServerEngineOptions): ClickHouseEngine
     },
     async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
       if (rows.length === 0) return;
+      const { columns, body } = toTabSeparated(rows);
       await wrap(`insert into ${table.text}`, () =>
-        client.insert({ table: table.text, values: rows as Record<string, unknown>[], format: 'JSONEachRow' }),
+        client.insert({ table: table.text, values: Readable.from([Buffer.from(body, 'utf8')], { objectMode: false }), format: 'TabSeparated', columns: columns as [string, ...string[]] }),
       );
     },
     async ping() {
