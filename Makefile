@@ -38,6 +38,8 @@ $(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradl
 bench: install
 	npm run bench:verdict
 	npm run bench:ingest
+	npm run bench:stress
+	npm run bench:overhead
 
 clean:
 	rm -rf node_modules */dist gradle-plugin/build .data

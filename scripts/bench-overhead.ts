@@ -1,0 +1,208 @@
+// Benchmark of the orchestrator's overhead on a first pass that has no candidates, through real
+// Gradle (Debian's 4.4.1, --offline, warm daemon) and the real verdict API (`verdict-api demo` on
+// embedded chDB, a child process on a loopback port, stopped at the end).
+// The project's tests are first uploaded as default-branch CI history (a gate run with
+// GITLAB_CI=true, CI_COMMIT_REF_NAME=main), so the verdict names no candidates. Then, alternating
+// (the order rotates each round), each variant runs `--rounds` times:
+//   plain       gradle --offline -q :app:cleanTest :app:test
+//   report      stress-orchestrator gradle … --stress-new-tests report   (upload + verdict, no candidates)
+//   off+upload  stress-orchestrator gradle … --stress-new-tests off      (API configured: the run is still uploaded)
+//   off         stress-orchestrator gradle … --stress-new-tests off      (no API configured)
+// and the medians and their differences to plain are printed.
+// Needs: npm run build, gradle-plugin/build/libs/stress-gate-gradle-plugin.jar, gradle and java on PATH.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'orchestrator/bin/stress-orchestrator.js');
+const API_BIN = join(ROOT, 'verdict-api/bin/verdict-api.js');
+const JAR = join(ROOT, 'gradle-plugin/build/libs/stress-gate-gradle-plugin.jar');
+const JUNIT_CP = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
+const STEP_TIMEOUT_MS = 5 * 60_000; // every child process is killed after this
+
+function flags(argv: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
+    const eq = a.indexOf('=');
+    if (eq > 0) m.set(a.slice(2, eq), a.slice(eq + 1));
+    else m.set(a.slice(2), argv[++i] ?? '');
+  }
+  return m;
+}
+function intFlag(m: Map<string, string>, name: string, fallback: number): number {
+  const v = m.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
+  const n = v === undefined ? fallback : Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`--${name} must be an integer 1..100`);
+  return n;
+}
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+};
+const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+interface Ran {
+  code: number | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+}
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, ms: performance.now() - t0, stdout, stderr });
+    });
+  });
+}
+function check(r: Ran, what: string): Ran {
+  if (r.code !== 0) throw new Error(`${what} exited with ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-4000)}`);
+  return r;
+}
+
+/** :app with 3 classes × 4 fast JUnit 4 tests. */
+function writeProject(dir: string): void {
+  const junit = `files(${JUNIT_CP.map((p) => `'${p}'`).join(', ')})`;
+  const tree: Record<string, string> = {
+    'settings.gradle': "rootProject.name = 'bench'\ninclude 'app'\n",
+    'build.gradle': '',
+    'app/build.gradle': `apply plugin: 'java'\ndependencies { testCompile ${junit} }\n`,
+  };
+  for (const cls of ['CartTest', 'CheckoutTest', 'PriceTest']) {
+    const methods = [0, 1, 2, 3].map((i) => `  @Test public void case${i}() { assertEquals(${i * 2}, ${i} + ${i}); }`).join('\n');
+    tree[`app/src/test/java/com/bench/${cls}.java`] = `package com.bench;\nimport org.junit.Test;\nimport static org.junit.Assert.*;\npublic class ${cls} {\n${methods}\n}\n`;
+  }
+  for (const [rel, content] of Object.entries(tree)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+}
+
+interface Api {
+  url: string;
+  project: string;
+  token: string;
+  stop(): Promise<void>;
+}
+/** `verdict-api demo` (embedded chDB in a temp dir) on 127.0.0.1 and a free port. */
+async function startVerdictApi(dir: string): Promise<Api> {
+  const envFile = join(dir, 'api.env');
+  const child: ChildProcess = spawn(process.execPath, [API_BIN, 'demo', '--write-env', envFile], {
+    env: { ...process.env, VERDICT_API_HOST: '127.0.0.1', VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  let text = '';
+  while (!text.includes('STRESS_GATE_TOKEN=')) {
+    if (child.exitCode !== null) throw new Error(`verdict-api demo exited with ${child.exitCode}: ${stderr}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`verdict-api demo did not start within 60 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    text = existsSync(envFile) ? readFileSync(envFile, 'utf8') : '';
+  }
+  const env = Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  return { url: env['STRESS_GATE_URL']!, project: env['STRESS_GATE_PROJECT']!, token: env['STRESS_GATE_TOKEN']!, stop };
+}
+
+async function main(): Promise<void> {
+  const f = flags(process.argv.slice(2));
+  const rounds = intFlag(f, 'rounds', 7);
+  if (!existsSync(JAR)) throw new Error(`${JAR} is missing: cd gradle-plugin && gradle --offline -q jar`);
+  if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
+
+  const work = mkdtempSync(join(tmpdir(), 'stress-gate-bench-overhead-'));
+  const project = join(work, 'project');
+  const reportFile = join(work, 'report.json');
+  writeProject(project);
+  let api: Api | null = null;
+  try {
+    api = await startVerdictApi(work);
+    const base: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_PLUGIN_JAR: JAR, GITLAB_CI: 'true', CI_COMMIT_REF_NAME: 'main', CI_COMMIT_SHA: 'x' };
+    for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', 'STRESS_GATE_URL', 'STRESS_GATE_PROJECT', 'STRESS_GATE_TOKEN']) delete base[k];
+    const configured: NodeJS.ProcessEnv = { ...base, STRESS_GATE_URL: api.url, STRESS_GATE_PROJECT: api.project, STRESS_GATE_TOKEN: api.token };
+    const gradleArgs = ['--offline', '-q', ':app:cleanTest', ':app:test'];
+    const cli = (mode: string) => [CLI, 'gradle', ...gradleArgs, '--stress-new-tests', mode, '--report-file', reportFile];
+    const variants: { name: string; run: () => Promise<Ran> }[] = [
+      { name: 'plain gradle', run: () => run('gradle', gradleArgs, { cwd: project, env: configured }) },
+      { name: 'gate report (no candidates)', run: () => run(process.execPath, cli('report'), { cwd: project, env: configured }) },
+      { name: 'gate off, API configured (uploads the run)', run: () => run(process.execPath, cli('off'), { cwd: project, env: configured }) },
+      { name: 'gate off, no API configured', run: () => run(process.execPath, cli('off'), { cwd: project, env: base }) },
+    ];
+
+    log(`overhead benchmark: real verdict API ${api.url} (embedded chDB), ${rounds} rounds × ${variants.length} variants, load ${load()}`);
+    // Compile, warm the daemon, and upload the tests as CI history on main.
+    check(await run('gradle', ['--offline', '-q', ':app:testClasses'], { cwd: project, env: configured }), 'gradle testClasses');
+    check(await variants[1]!.run(), 'seeding gate run (main, CI)');
+    const seeded = JSON.parse(readFileSync(reportFile, 'utf8')) as { outcome: string; stop: { kind: string } | null; firstPass: { testCases: number } };
+    if (seeded.stop?.kind !== 'no_candidates') throw new Error(`expected no candidates after seeding, got ${JSON.stringify(seeded)}`);
+    log(`seeded: ${seeded.firstPass.testCases} test cases uploaded as CI history on main; the verdict names none as new`);
+    for (const v of variants) check(await v.run(), `warm-up ${v.name}`);
+
+    const samples = variants.map(() => [] as number[]);
+    const loads: string[] = [load()];
+    for (let r = 0; r < rounds; r++) {
+      for (let j = 0; j < variants.length; j++) {
+        const i = (r + j) % variants.length; // rotate the order each round
+        rmSync(reportFile, { force: true });
+        const ran = check(await variants[i]!.run(), variants[i]!.name);
+        samples[i]!.push(ran.ms);
+        if (i === 1) {
+          const rep = JSON.parse(readFileSync(reportFile, 'utf8')) as { stop: { kind: string } | null };
+          if (rep.stop?.kind !== 'no_candidates') throw new Error(`report run found candidates: ${JSON.stringify(rep)}`);
+        }
+      }
+      loads.push(load());
+    }
+    const plain = median(samples[0]!);
+    log('');
+    const w = Math.max(...variants.map((v) => v.name.length));
+    log(`${'variant'.padEnd(w)}   median    min       max       − plain (median)`);
+    variants.forEach((v, i) => {
+      const s = samples[i]!;
+      const d = median(s) - plain;
+      log(`${v.name.padEnd(w)}   ${sec(median(s)).padEnd(8)}  ${sec(Math.min(...s)).padEnd(8)}  ${sec(Math.max(...s)).padEnd(8)}  ${i === 0 ? '' : `${d >= 0 ? '+' : ''}${(d / 1000).toFixed(2)} s`}`);
+    });
+    log('');
+    log(`samples (ms): ${variants.map((v, i) => `${v.name}: ${samples[i]!.map((x) => x.toFixed(0)).join(' ')}`).join('; ')}`);
+    log(`load average (1/5/15 min) before, then after each round: ${loads.join(' | ')}`);
+    const over = median(samples[1]!) - plain;
+    log(`target: report-mode overhead < 1 s: +${(over / 1000).toFixed(2)} s ${over < 1000 ? 'MET' : 'MISSED'}`);
+  } finally {
+    await api?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
