@@ -54,6 +54,15 @@ CI=true gate clean test --offline --stress-new-tests enforce --report-file "$wor
 enforce_exit=$?
 set -e
 
+say "The verdict API's run page for the enforce run: the gate's verdict and its finding in the flaky section"
+node --input-type=module -e '
+  const report = JSON.parse((await import("node:fs")).readFileSync(process.argv[1], "utf8"));
+  const { STRESS_GATE_URL: url, STRESS_GATE_PROJECT: project, STRESS_GATE_TOKEN: token } = process.env;
+  const res = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}`, { headers: { Authorization: `Bearer ${token}` } });
+  const page = await res.json();
+  console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate: page.gate, flaky: page.flaky }, null, 2));
+' "$work/enforce-mode.json"
+
 say "Summary"
 echo "  report mode exit code:  $report_exit (the first pass's own result)"
 echo "  enforce mode exit code: $enforce_exit (a new test disagreed with itself)"
