@@ -2,7 +2,9 @@
 // commands that create accounts, projects and tokens.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAccount, createProject, createToken, getProjectByHandle, setEntitlement } from './accounts/accounts.js';
+import { createAccount, setEntitlement } from './accounts/accounts.js';
+import { createProject, getProjectByHandle } from './accounts/projects.js';
+import { createToken } from './accounts/tokens.js';
 import { type Config, loadConfig } from './config/config.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';

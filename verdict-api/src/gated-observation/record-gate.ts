@@ -1,7 +1,7 @@
 // Records a stress pass as one gated observation: repetitions with source 'stress', the
 // per-candidate outcomes, and the gate's verdict on the run. Consumers that attribute
 // flakiness filter source = 'organic', so nothing here marks a test flaky project-wide.
-import type { Project } from '../accounts/accounts.js';
+import type { Project } from '../accounts/projects.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import { formatDateTime } from '../sql/bind.js';
 import type { Database } from '../storage/database.js';

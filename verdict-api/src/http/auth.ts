@@ -1,7 +1,8 @@
 // Every API call carries a project token. A token opens exactly one project; for any other
 // handle, known or not, the answer is the same 403, so nothing says which projects exist.
-import type { Account, Project } from '../accounts/accounts.js';
-import { getAccount, getProject, projectIdForToken } from '../accounts/accounts.js';
+import { type Account, getAccount } from '../accounts/accounts.js';
+import { getProject, type Project } from '../accounts/projects.js';
+import { projectIdForToken } from '../accounts/tokens.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 

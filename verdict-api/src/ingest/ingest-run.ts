@@ -1,6 +1,6 @@
 // Ingests one run shard: test case runs with the is_new badge, organic repetitions, the
 // identity catalogue and branch presence, then the run row that marks the upload complete.
-import type { Project } from '../accounts/accounts.js';
+import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import { presentIds } from '../presence/presence.js';

@@ -1,7 +1,7 @@
 // The run page: a consumer that describes one run. It shows stress repetitions, in the flaky
 // section, labelled as caught by the stress gate, beside organic flakiness, and the gate's
 // verdict on the run. (Consumers that attribute flakiness across runs read only 'organic'.)
-import type { Project } from '../accounts/accounts.js';
+import type { Project } from '../accounts/projects.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';

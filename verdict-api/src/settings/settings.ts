@@ -1,7 +1,7 @@
 // Project settings: the default branch, the flaky-test policy and the stress parameters beside
 // it. A write merges a partial patch, validates the whole, and stores a new version.
 import * as v from 'valibot';
-import { type Project, writeProject } from '../accounts/accounts.js';
+import { type Project, writeProject } from '../accounts/projects.js';
 import { ProjectSettings } from '../contract.js';
 import type { ParsedSettingsPatch } from '../http/schemas.js';
 import { parseBody } from '../http/schemas.js';

@@ -1,7 +1,8 @@
 // The verdict, answered at request time: which of the identities that just ran have never run
 // in CI on the project's default branch, priced, with every guard's signal. It never reads
 // the ingestion-time is_new badge.
-import type { Account, Project } from '../accounts/accounts.js';
+import type { Account } from '../accounts/accounts.js';
+import type { Project } from '../accounts/projects.js';
 import { type Candidate, type VerdictRequest, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';

@@ -1,5 +1,7 @@
 // Drives the Hono app with app.request() against a real database, as a client would.
-import { createAccount, createProject, createToken } from '../../src/accounts/accounts.js';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createProject } from '../../src/accounts/projects.js';
+import { createToken } from '../../src/accounts/tokens.js';
 import { createApp } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Database } from '../../src/storage/database.js';

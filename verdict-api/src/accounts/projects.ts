@@ -1,0 +1,112 @@
+// Projects: handle, default branch, the flaky-test policy and the stress parameters beside it.
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_FLAKY_POLICY, DEFAULT_STRESS_PARAMETERS, type FlakyPolicy, type ProjectSettings, type StressParameters } from '../contract.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { formatDateTime, sql, uuid } from '../sql/bind.js';
+import { type Database, num } from '../storage/database.js';
+import { nextVersion } from '../storage/version.js';
+import { getAccount } from './accounts.js';
+
+export interface Project extends ProjectSettings {
+  projectId: string;
+  accountId: string;
+  handle: string;
+}
+
+const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Creates a project under an account with default settings. Handles are unique. */
+export async function createProject(
+  db: Database,
+  input: { accountId: string; handle: string; defaultBranch?: string | null },
+): Promise<Project> {
+  if (!HANDLE_RE.test(input.handle)) {
+    throw new VerdictApiError('BAD_REQUEST', 'handle: must be 1-64 lowercase letters, digits, ".", "_" or "-"', 'handle');
+  }
+  if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`);
+  if (await getProjectByHandle(db, input.handle)) throw new VerdictApiError('CONFLICT', `handle: ${input.handle} is taken`, 'handle');
+  const project: Project = {
+    projectId: randomUUID(),
+    accountId: input.accountId,
+    handle: input.handle,
+    defaultBranch: input.defaultBranch ?? null,
+    flakyPolicy: DEFAULT_FLAKY_POLICY,
+    stress: DEFAULT_STRESS_PARAMETERS,
+  };
+  await writeProject(db, project);
+  return project;
+}
+
+/** Writes a new version of the project's record (settings writes go through here). */
+export async function writeProject(db: Database, p: Project): Promise<void> {
+  await db.engine.insert(db.t('projects'), [
+    {
+      project_id: p.projectId,
+      account_id: p.accountId,
+      handle: p.handle,
+      default_branch: p.defaultBranch ?? '',
+      flaky_auto_mark: p.flakyPolicy.autoMarkFlaky ? 1 : 0,
+      flaky_auto_mark_threshold: p.flakyPolicy.autoMarkThreshold,
+      flaky_cooldown_days: p.flakyPolicy.cooldownDays,
+      flaky_auto_quarantine: p.flakyPolicy.autoQuarantine ? 1 : 0,
+      stress_curve: JSON.stringify(p.stress.curve),
+      stress_candidate_cap: p.stress.candidateCap,
+      stress_ceiling_seconds: p.stress.ceilingSeconds,
+      stress_bulk_change_ratio: p.stress.bulkChangeRatio,
+      stress_bulk_change_floor: p.stress.bulkChangeFloor,
+      created_at: formatDateTime(new Date()),
+      version: nextVersion(),
+    },
+  ]);
+}
+
+interface ProjectRow {
+  project_id: string;
+  account_id: string;
+  handle: string;
+  default_branch: string;
+  flaky_auto_mark: unknown;
+  flaky_auto_mark_threshold: unknown;
+  flaky_cooldown_days: unknown;
+  flaky_auto_quarantine: unknown;
+  stress_curve: string;
+  stress_candidate_cap: unknown;
+  stress_ceiling_seconds: unknown;
+  stress_bulk_change_ratio: unknown;
+  stress_bulk_change_floor: unknown;
+}
+
+export async function getProject(db: Database, projectId: string): Promise<Project | null> {
+  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE project_id = ${uuid(projectId)}`);
+  return rows[0] ? toProject(rows[0]) : null;
+}
+
+export async function getProjectByHandle(db: Database, handle: string): Promise<Project | null> {
+  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE handle = ${handle}`);
+  return rows[0] ? toProject(rows[0]) : null;
+}
+
+function toProject(r: ProjectRow): Project {
+  const flakyPolicy: FlakyPolicy = {
+    autoMarkFlaky: num(r.flaky_auto_mark) === 1,
+    autoMarkThreshold: num(r.flaky_auto_mark_threshold),
+    cooldownDays: num(r.flaky_cooldown_days),
+    autoQuarantine: num(r.flaky_auto_quarantine) === 1,
+  };
+  const stress: StressParameters = {
+    curve: JSON.parse(r.stress_curve) as StressParameters['curve'],
+    candidateCap: num(r.stress_candidate_cap),
+    ceilingSeconds: num(r.stress_ceiling_seconds),
+    bulkChangeRatio: num(r.stress_bulk_change_ratio),
+    bulkChangeFloor: num(r.stress_bulk_change_floor),
+  };
+  return {
+    projectId: r.project_id,
+    accountId: r.account_id,
+    handle: r.handle,
+    defaultBranch: r.default_branch === '' ? null : r.default_branch,
+    flakyPolicy,
+    stress,
+  };
+}
+
