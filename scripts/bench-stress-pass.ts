@@ -10,85 +10,18 @@
 // Task wall times come from a tiny init script (taskGraph.beforeTask/afterTask, Test.afterTest)
 // passed with -I; the orchestrator keeps -I for its stress pass, so its repetition tasks are timed too.
 // Needs: npm run build, gradle-plugin/build/libs/stress-gate-gradle-plugin.jar, gradle and java on PATH.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_STRESS_PARAMETERS } from '../verdict-api/dist/contract.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'orchestrator/bin/stress-orchestrator.js');
-const JAR = join(ROOT, 'gradle-plugin/build/libs/stress-gate-gradle-plugin.jar');
-const JUNIT_CP = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
-const STEP_TIMEOUT_MS = 5 * 60_000; // every child process is killed after this
+import { check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
+
 const NEW_SUITE = 'com.bench.NewTest';
 const NEW_TESTS = ['addsNumbers', 'joinsStrings', 'sortsList'];
-
-// ---------------------------------------------------------------------------------------------
-
-function flags(argv: string[]): Map<string, string> {
-  const m = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const eq = a.indexOf('=');
-    if (eq > 0) m.set(a.slice(2, eq), a.slice(eq + 1));
-    else m.set(a.slice(2), argv[++i] ?? '');
-  }
-  return m;
-}
-function intFlag(m: Map<string, string>, name: string, fallback: number): number {
-  const v = m.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
-  const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 100) throw new Error(`--${name} must be an integer 0..100`);
-  return n;
-}
-
-const log = (line: string): void => void process.stdout.write(`${line}\n`);
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
-};
-const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-
-interface Ran {
-  code: number | null;
-  ms: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command with a hard timeout; resolves with its exit code, wall time and output. */
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, ms: performance.now() - t0, stdout, stderr });
-    });
-  });
-}
-
-function check(r: Ran, what: string): Ran {
-  if (r.code !== 0) throw new Error(`${what} exited with ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-4000)}`);
-  return r;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The project: :app with 3 new fast tests and one known trivial test.

@@ -1,0 +1,75 @@
+// Shared by the Gradle benchmarks (bench-stress-pass, bench-overhead): paths, flags, child
+// processes with a hard timeout, and small statistics.
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = join(ROOT, 'orchestrator/bin/stress-orchestrator.js');
+export const API_BIN = join(ROOT, 'verdict-api/bin/verdict-api.js');
+export const JAR = join(ROOT, 'gradle-plugin/build/libs/stress-gate-gradle-plugin.jar');
+export const JUNIT_CP = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
+export const STEP_TIMEOUT_MS = 5 * 60_000; // every child process is killed after this
+
+export function flags(argv: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
+    const eq = a.indexOf('=');
+    if (eq > 0) m.set(a.slice(2, eq), a.slice(eq + 1));
+    else m.set(a.slice(2), argv[++i] ?? '');
+  }
+  return m;
+}
+/** An integer flag 0..100 (or BENCH_<NAME>). */
+export function intFlag(m: Map<string, string>, name: string, fallback: number): number {
+  const v = m.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
+  const n = v === undefined ? fallback : Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 100) throw new Error(`--${name} must be an integer 0..100`);
+  return n;
+}
+
+export const log = (line: string): void => void process.stdout.write(`${line}\n`);
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+};
+export const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+export const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+export interface Ran {
+  code: number | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command with a hard timeout; resolves with its exit code, wall time and output. */
+export function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, ms: performance.now() - t0, stdout, stderr });
+    });
+  });
+}
+
+export function check(r: Ran, what: string): Ran {
+  if (r.code !== 0) throw new Error(`${what} exited with ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-4000)}`);
+  return r;
+}
+
