@@ -12,6 +12,7 @@ import { settingsOf, writeSettings } from '../settings/settings.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import { runPage } from '../run-page/run-page.js';
+import { flakyTests } from '../flakiness/flaky-tests.js';
 import { authenticate, type Principal } from './auth.js';
 import { errorResponse } from './errors.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const run = parseRunUpload(await jsonBody(c.req.raw, true));
     return c.json(await ingestRun(db, c.get('principal').project, run), 201);
   });
+  api.get('/:project/flaky-tests', async (c) => c.json(await flakyTests(db, c.get('principal').project)));
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));

@@ -74,4 +74,35 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
       SELECT mode, outcome, stressed, would_have_blocked FROM ${t.db.t('gate_verdicts')} FINAL WHERE project_id = ${uuid(p.projectId)}`);
     expect(verdicts.map((v) => [v.mode, v.outcome, Number(v.stressed), Number(v.would_have_blocked)])).toEqual([['report', 'failed', 2, 1]]);
   });
+
+  it('shows stress findings to the run page but never to the cross-run flaky aggregate', async () => {
+    const p = await seedProject(t.db, `attribution-${kind}`);
+    const reps = (fails: number[], n = 10) => Array.from({ length: n }, (_, i) => ({ repetition: i + 1, status: fails.includes(i + 1) ? 'failure' : 'success', durationMs: 3 }));
+    // Organic: the build itself retried `retried` and it disagreed with itself.
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, {
+      ...run('organic-1', []),
+      branch: 'feature/a',
+      testCases: [
+        { module: ':app', suite: 'S', name: 'retried', status: 'success', durationMs: 3, repetitions: reps([1], 2) },
+        { module: ':app', suite: 'S', name: 'stressed', status: 'success', durationMs: 3 },
+      ],
+    });
+    // Stress: the gate solicited ten repetitions of `stressed`, three failed.
+    await call('POST', `/api/v1/projects/${p.handle}/runs/organic-1/gate`, p.token, {
+      mode: 'report', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: true,
+      testCases: [{ module: ':app', suite: 'S', name: 'stressed', outcome: 'failed', repetitions: reps([2, 5, 8]) }],
+    });
+
+    const flaky = await call('GET', `/api/v1/projects/${p.handle}/flaky-tests`, p.token);
+    expect(flaky.status).toBe(200);
+    expect(flaky.body!.tests.map((x: any) => [x.name, x.flakyRuns, x.markedFlaky])).toEqual([['retried', 1, true]]);
+
+    const page = await call('GET', `/api/v1/projects/${p.handle}/runs/organic-1`, p.token);
+    expect(page.body!.flaky).toEqual([
+      { module: ':app', suite: 'S', name: 'retried', caughtBy: 'organic', failed: 1, repetitions: 2 },
+      { module: ':app', suite: 'S', name: 'stressed', caughtBy: 'stress_gate', failed: 3, repetitions: 10 },
+    ]);
+    expect(page.body!.gate).toMatchObject({ mode: 'report', outcome: 'failed', wouldHaveBlocked: true, blocked: false });
+    expect((await call('GET', `/api/v1/projects/${p.handle}/runs/no-such-run`, p.token)).status).toBe(404);
+  });
 });
