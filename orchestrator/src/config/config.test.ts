@@ -54,4 +54,14 @@ describe('resolveConfig', () => {
     expect(c).toMatchObject({ projectDir: '/work/repo/sub', reportFile: '/work/repo/out/r.json', runId: 'run-1' });
     expect(resolveConfig({ projectDir: 'sub' }, {}, null, cwd).reportFile).toBe('/work/repo/sub/build/stress-gate/report.json');
   });
+
+  it('reads the shard of a sharded run from the environment, one for a whole run by default', () => {
+    expect(resolveConfig({}, {}, null, cwd)).toMatchObject({ shardIndex: 0, shardTotal: 1 });
+    const c = resolveConfig({}, { STRESS_GATE_RUN_ID: 'pipeline-7', STRESS_GATE_SHARD_INDEX: '2', STRESS_GATE_SHARD_TOTAL: '4' }, null, cwd);
+    expect(c).toMatchObject({ runId: 'pipeline-7', shardIndex: 2, shardTotal: 4 });
+    expect(() => resolveConfig({}, { STRESS_GATE_SHARD_INDEX: '4', STRESS_GATE_SHARD_TOTAL: '4' }, null, cwd)).toThrow(
+      'STRESS_GATE_SHARD_INDEX: must be below the shard total 4; got 4',
+    );
+    expect(() => resolveConfig({}, { STRESS_GATE_SHARD_TOTAL: '0' }, null, cwd)).toThrow('STRESS_GATE_SHARD_TOTAL: must be >= 1');
+  });
 });

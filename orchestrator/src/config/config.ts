@@ -41,8 +41,12 @@ export const ConfigSchema = v.object({
   projectDir: v.string(),
   /** Path of the JSON report (absolute). */
   reportFile: v.string(),
-  /** This invocation's run id on the verdict API. Default: a new UUID. */
+  /** This invocation's run id on the verdict API. Default: a new UUID. Shards of one run share it. */
   runId: RunId,
+  /** Which shard of the run this job is (0-based). Default: 0. */
+  shardIndex: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be >= 0')), 0),
+  /** How many shards the run has; their uploads merge into one run. Default: 1. */
+  shardTotal: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), 1),
 });
 /** The resolved, validated configuration. */
 export type Config = v.InferOutput<typeof ConfigSchema>;
@@ -57,6 +61,8 @@ const ENV: Partial<Record<Key, string>> = {
   requestTimeoutSeconds: 'STRESS_GATE_REQUEST_TIMEOUT_SECONDS',
   jvmStartMs: 'STRESS_GATE_JVM_START_MS',
   runId: 'STRESS_GATE_RUN_ID',
+  shardIndex: 'STRESS_GATE_SHARD_INDEX',
+  shardTotal: 'STRESS_GATE_SHARD_TOTAL',
 };
 const FLAG: Partial<Record<Key, string>> = {
   mode: '--stress-new-tests',
@@ -66,7 +72,7 @@ const FLAG: Partial<Record<Key, string>> = {
   reportFile: '--report-file',
   projectDir: '--project-dir',
 };
-const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs']);
+const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs', 'shardIndex', 'shardTotal']);
 
 /**
  * Resolves the configuration. `block` is null before the first pass (the manifest does not
@@ -100,6 +106,9 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
   set('runId', randomUUID(), 'runId');
 
   const result = v.safeParse(ConfigSchema, input);
+  if (result.success && result.output.shardIndex >= result.output.shardTotal) {
+    throw new ConfigError(`${source['shardIndex'] ?? 'shardIndex'}: must be below the shard total ${result.output.shardTotal}; got ${result.output.shardIndex}`);
+  }
   if (result.success) return result.output;
   const lines = result.issues.map((issue) => {
     const key = v.getDotPath(issue) ?? '';

@@ -66,7 +66,7 @@ export async function finishGate(report: GateReport, client: VerdictClient | nul
   const text = renderReport(report);
   if (text) deps.out(text);
   const problems = [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)];
-  const upload = client ? buildGateUpload(report) : null;
+  const upload = client ? buildGateUpload(report, { index: config.shardIndex, total: config.shardTotal }) : null;
   if (client && upload) {
     const result = await client.uploadGate(config.runId, upload);
     if (!result.ok) problems.push(`the gated observation was not uploaded: ${result.problem}`);

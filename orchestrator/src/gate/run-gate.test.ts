@@ -90,6 +90,16 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     expect((await run([], { exitCode: 1, firstPass: [{ suite: S, name: 'x', status: 'failure' }] })).code).toBe(1);
   });
 
+  it('uploads a shard of a sharded run under the shared run id, run and gate alike', async () => {
+    const r = await run(['--stress-new-tests', 'report'], {
+      env: { STRESS_GATE_RUN_ID: 'pipeline-7', STRESS_GATE_SHARD_INDEX: '1', STRESS_GATE_SHARD_TOTAL: '3' },
+      repStatus: flaky,
+    });
+    expect(r.requests.map((q) => q.url.replace('http://api.test/api/v1/projects/shop', ''))).toEqual(['/runs', '/verdict', '/runs/pipeline-7/gate']);
+    expect(r.requests[0]!.body).toMatchObject({ runId: 'pipeline-7', shard: { index: 1, total: 3 } });
+    expect(r.requests[2]!.body).toMatchObject({ shard: { index: 1, total: 3 } });
+  });
+
   it('passes every Gradle argument through with the init script and manifest property', async () => {
     const r = await run(['--offline', '-Pa=b', '--stress-new-tests', 'off', '--', '--tests', 'X']);
     expect(r.calls[0]).toEqual(['test', '--offline', '-Pa=b', '--tests', 'X', '-I', expect.stringMatching(/init\.gradle$/), expect.stringMatching(/^-PstressGate\.manifest=/)]);

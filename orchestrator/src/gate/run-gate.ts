@@ -111,6 +111,7 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
     status: first.passed ? 'success' : 'failure',
     durationMs: first.wallClockMs,
     startedAt: first.startedAt.toISOString(),
+    shard: { index: config.shardIndex, total: config.shardTotal },
     testCases: first.cases.map((c) => ({
       module: c.module,
       suite: c.suite,

@@ -3,7 +3,7 @@ import type { GateUpload } from '@stress-gate/verdict-api/contract';
 import type { GateReport } from '../report/gate-report.js';
 
 /** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */
-export function buildGateUpload(r: GateReport): GateUpload | null {
+export function buildGateUpload(r: GateReport, shard: { index: number; total: number } = { index: 0, total: 1 }): GateUpload | null {
   let outcome: GateUpload['outcome'];
   switch (r.outcome) {
     case 'server_unavailable':
@@ -18,6 +18,7 @@ export function buildGateUpload(r: GateReport): GateUpload | null {
   }
   const guarded = r.guard !== null;
   return {
+    shard,
     mode: r.mode,
     outcome,
     candidatesExamined: r.counts.examined,
