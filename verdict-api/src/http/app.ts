@@ -13,6 +13,7 @@ import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import { runPage } from '../run-page/run-page.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
+import { renderRunReport } from '../run-report/render-markdown.js';
 import { authenticate, type Principal } from './auth.js';
 import { errorResponse } from './errors.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
@@ -79,6 +80,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json(await ingestRun(db, c.get('principal').project, run), 201);
   });
   api.get('/:project/flaky-tests', async (c) => c.json(await flakyTests(db, c.get('principal').project)));
+  api.get('/:project/runs/:runId/report.md', async (c) => {
+    const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
+    return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
+  });
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));

@@ -104,5 +104,12 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     ]);
     expect(page.body!.gate).toMatchObject({ mode: 'report', outcome: 'failed', wouldHaveBlocked: true, blocked: false });
     expect((await call('GET', `/api/v1/projects/${p.handle}/runs/no-such-run`, p.token)).status).toBe(404);
+
+    const { app } = testApp(t.db);
+    const md = await app.request(`/api/v1/projects/${p.handle}/runs/organic-1/report.md`, { headers: { Authorization: `Bearer ${p.token}` } });
+    expect(md.headers.get('content-type')).toContain('text/markdown');
+    const text = await md.text();
+    expect(text).toContain('| `S.stressed` | `:app` | failed 3 of 10 | stress gate: new test, deliberately repeated in fresh JVMs |');
+    expect(text).toContain('| `S.retried` | `:app` | failed 1 of 2 | this run (the build repeated it) |');
   });
 });
