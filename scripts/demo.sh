@@ -61,6 +61,8 @@ node --input-type=module -e '
   const res = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}`, { headers: { Authorization: `Bearer ${token}` } });
   const page = await res.json();
   console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate: page.gate, flaky: page.flaky }, null, 2));
+  const md = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}/report.md`, { headers: { Authorization: `Bearer ${token}` } });
+  console.log(`\nThe run report (Markdown, for a merge-request comment):\n\n${await md.text()}`);
 ' "$work/enforce-mode.json"
 
 say "Summary"
