@@ -12,6 +12,22 @@ import { rejectDuplicates } from './duplicates.js';
 /** The ingestion-time badge looks back this far; the verdict does not look back at all. */
 export const IS_NEW_WINDOW_DAYS = 90;
 
+/** Test case runs per insert: small enough to overlap encoding with writing, large enough for few parts. */
+export const INGEST_CHUNK = 10_000;
+
+/** Writes in flight: a rejected one is held (not unhandled) until it is awaited. */
+class Pipeline {
+  private readonly pending: Promise<void>[] = [];
+  add(write: Promise<void>): void {
+    write.catch(() => undefined);
+    this.pending.push(write);
+  }
+  /** Waits, oldest first, until at most `n` writes are in flight; rethrows the first failure. */
+  async atMost(n: number): Promise<void> {
+    while (this.pending.length > n) await this.pending.shift();
+  }
+}
+
 export async function ingestRun(db: Database, project: Project, run: ParsedRunUpload, now = new Date()): Promise<RunUploadResult> {
   const { projectId } = project;
   const shard = run.shard;
@@ -26,51 +42,64 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
   const ranAt = run.startedAt ? new Date(run.startedAt) : now;
   const ranAtText = formatDateTime(ranAt);
   const ids = run.testCases.map((t) => testCaseId(projectId, t));
-  const badges = newBadges(db, project, ids, ranAt);
-  // Encoded while ClickHouse answers the badge query: the two overlap on separate cores.
-  const repetitionsWritten = db.engine.insert(
-    db.t('test_case_run_repetitions'),
-    run.testCases.flatMap((t, i) =>
-      t.repetitions.map((r) => ({
-        project_id: projectId,
-        run_id: run.runId,
-        shard_index: shard.index,
-        test_case_id: ids[i],
-        source: 'organic',
-        repetition: r.repetition,
-        status: r.status,
-        duration_ms: r.durationMs,
-        ran_at: ranAtText,
-      })),
+  const isCi = run.isCi ? 1 : 0;
+  const written = new Pipeline();
+  // Encoded while ClickHouse answers the first badge query: the two overlap on separate cores.
+  written.add(
+    db.engine.insert(
+      db.t('test_case_run_repetitions'),
+      run.testCases.flatMap((t, i) =>
+        t.repetitions.map((r) => ({
+          project_id: projectId,
+          run_id: run.runId,
+          shard_index: shard.index,
+          test_case_id: ids[i],
+          source: 'organic',
+          repetition: r.repetition,
+          status: r.status,
+          duration_ms: r.durationMs,
+          ran_at: ranAtText,
+        })),
+      ),
     ),
   );
-  const [isNew] = await Promise.all([badges, repetitionsWritten]);
-  const isCi = run.isCi ? 1 : 0;
-
-  // Fields are written out rather than spread from a shared object: V8 builds spread-then-
-  // extended literals on a slow path, 0.6 s per 50,000 rows (scripts/bench-ingest.ts).
-  // test_cases and test_case_branch_presence are filled from these rows by the materialized
-  // views of migration 0010, inside ClickHouse.
-  await db.engine.insert(
-    db.t('test_case_runs'),
-    run.testCases.map((t, i) => ({
-      project_id: projectId,
-      run_id: run.runId,
-      shard_index: shard.index,
-      test_case_id: ids[i],
-      module: t.module,
-      suite: t.suite,
-      name: t.name,
-      status: t.status,
-      duration_ms: t.durationMs,
-      muted: t.muted ? 1 : 0,
-      is_new: isNew[i] ? 1 : 0,
-      git_branch: run.branch,
-      is_ci: isCi,
-      ran_at: ranAtText,
-    })),
-  );
-  const newTestCases = isNew.filter(Boolean).length;
+  // In chunks, so that ClickHouse writes one chunk while this process encodes the next. The
+  // chunks' ids are disjoint, so a chunk's presence (written by the materialized view) cannot
+  // change another chunk's badges.
+  let newTestCases = 0;
+  for (let start = 0; start < run.testCases.length; start += INGEST_CHUNK) {
+    const chunk = run.testCases.slice(start, start + INGEST_CHUNK);
+    const chunkIds = ids.slice(start, start + INGEST_CHUNK);
+    const isNew = await newBadges(db, project, chunkIds, ranAt);
+    newTestCases += isNew.filter(Boolean).length;
+    // Fields are written out rather than spread from a shared object: V8 builds spread-then-
+    // extended literals on a slow path, 0.6 s per 50,000 rows (scripts/bench-ingest.ts).
+    // test_cases and test_case_branch_presence are filled from these rows by the materialized
+    // views of migration 0010, inside ClickHouse.
+    written.add(
+      db.engine.insert(
+        db.t('test_case_runs'),
+        chunk.map((t, i) => ({
+          project_id: projectId,
+          run_id: run.runId,
+          shard_index: shard.index,
+          test_case_id: chunkIds[i],
+          module: t.module,
+          suite: t.suite,
+          name: t.name,
+          status: t.status,
+          duration_ms: t.durationMs,
+          muted: t.muted ? 1 : 0,
+          is_new: isNew[i] ? 1 : 0,
+          git_branch: run.branch,
+          is_ci: isCi,
+          ran_at: ranAtText,
+        })),
+      ),
+    );
+    await written.atMost(2);
+  }
+  await written.atMost(0);
   await db.engine.insert(db.t('test_runs'), [
     {
       project_id: projectId,
