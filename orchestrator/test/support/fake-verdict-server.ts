@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_STRESS_PARAMETERS, type Candidate, type VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { testCaseId } from '@stress-gate/verdict-api/identity';
+// The server's own pricing, so the fake prices exactly as the real verdict does.
+import { price } from '../../../verdict-api/src/candidates/pricing.js';
 
 export interface RecordedRequest {
   method: string;
@@ -20,26 +22,12 @@ export interface FakeVerdictServer {
 
 type Posted = { module: string; suite: string; name: string; durationMs: number };
 
-/** Prices a duration with the default curve, as the real server does. */
-export function price(durationMs: number): number | null {
-  for (const b of DEFAULT_STRESS_PARAMETERS.curve) {
-    if (b.bound === 'inclusive' ? durationMs <= b.maxDurationMs : durationMs < b.maxDurationMs) return b.repetitions;
-  }
-  return null;
-}
-
 /** A VerdictResponse naming as new the posted identities `isNew` accepts. */
 export function cannedVerdict(posted: Posted[], isNew: (p: Posted) => boolean, overrides: Partial<VerdictResponse> = {}): VerdictResponse {
   const candidates: Candidate[] = posted
     .filter(isNew)
     .map((p) => {
-      const repetitions = price(p.durationMs);
-      return {
-        ...p,
-        testCaseId: testCaseId('fake-project', p),
-        repetitions,
-        excluded: repetitions === null ? { reason: 'slow' as const, detail: 'slower than 5 minutes' } : null,
-      };
+      return { ...p, testCaseId: testCaseId('fake-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) };
     })
     .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
   return {
