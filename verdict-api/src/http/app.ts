@@ -3,22 +3,21 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { MAX_IDENTITIES } from '../contract.js';
+import * as v from 'valibot';
+import { MAX_IDENTITIES, RunId } from '../contract.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { flakyTests } from '../flakiness/flaky-tests.js';
 import { recordGate } from '../gated-observation/record-gate.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { Logger } from '../log/logger.js';
+import { runPage } from '../run-page/run-page.js';
+import { renderRunReport } from '../run-report/render-markdown.js';
 import { settingsOf, writeSettings } from '../settings/settings.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
-import { runPage } from '../run-page/run-page.js';
-import { flakyTests } from '../flakiness/flaky-tests.js';
-import { renderRunReport } from '../run-report/render-markdown.js';
 import { authenticate, type Principal } from './auth.js';
 import { errorResponse } from './errors.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
-import { RunId } from '../contract.js';
-import * as v from 'valibot';
 
 export interface AppDeps {
   db: Database;
@@ -33,6 +32,7 @@ type Env = { Variables: { requestId: string; log: Logger; principal: Principal }
 
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
+  const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
   const app = new Hono<Env>();
 
   app.use(requestId());
@@ -60,8 +60,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const api = new Hono<Env>();
   api.use(
     bodyLimit({
-      maxSize: deps.maxBodyBytes ?? 256 * 1024 * 1024,
-      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${deps.maxBodyBytes ?? 256 * 1024 * 1024} bytes` } }, 413),
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes` } }, 413),
     }),
   );
   api.use('/:project/*', async (c, next) => {
