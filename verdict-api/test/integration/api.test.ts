@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { type ProjectHandle, ids, run, seedProject, testApp } from '../support/api.js';
+import { createApp } from '../../src/http/app.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
   let t: TestDatabase;
@@ -81,6 +83,17 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
     expect(res.status).toBe(400);
     expect(res.body!.error.field).toBe(field);
     expect((await call('GET', `/api/v1/projects/${a.handle}/settings`, a.token)).body).toEqual(before.body);
+  });
+
+  it('refuses a body over the byte limit with 413 before reading it', async () => {
+    const small = createApp({ db: t.db, log: silentLogger(), ready: async () => {}, maxBodyBytes: 1024 });
+    const res = await small.request(`/api/v1/projects/${a.handle}/verdict`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${a.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ testCases: ids(Array.from({ length: 50 }, (_, i) => `t${i}`)) }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes' });
   });
 
   it('writes settings and the verdict uses them at once', async () => {
