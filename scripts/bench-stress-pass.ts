@@ -17,6 +17,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_STRESS_PARAMETERS } from '../verdict-api/dist/contract.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
+// The server's own pricing and guards, so the fake answers as the real verdict would.
+import { price } from '../verdict-api/dist/candidates/pricing.js';
+import { guards } from '../verdict-api/dist/guard/guards.js';
 
 import { check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
@@ -98,15 +101,11 @@ function readTimings(file: string): TaskTiming[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A fake verdict API naming the NewTest methods as new (priced by the default curve: 10 reps).
+// A fake verdict API naming the NewTest methods as new, priced by the server's own curve.
 
 type Posted = { module: string; suite: string; name: string; durationMs: number };
 
 async function startFakeVerdict(): Promise<{ url: string; close(): Promise<void> }> {
-  const price = (ms: number): number | null => {
-    for (const b of DEFAULT_STRESS_PARAMETERS.curve) if (b.bound === 'inclusive' ? ms <= b.maxDurationMs : ms < b.maxDurationMs) return b.repetitions;
-    return null;
-  };
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -117,10 +116,7 @@ async function startFakeVerdict(): Promise<{ url: string; close(): Promise<void>
       const posted = body['testCases'] as Posted[];
       const candidates = posted
         .filter((p) => p.suite === NEW_SUITE)
-        .map((p) => {
-          const repetitions = price(p.durationMs);
-          return { ...p, testCaseId: testCaseId('bench-project', p), repetitions, excluded: repetitions === null ? { reason: 'slow', detail: 'slow' } : null };
-        })
+        .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))
         .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
       res.end(
         JSON.stringify({
@@ -131,11 +127,13 @@ async function startFakeVerdict(): Promise<{ url: string; close(): Promise<void>
           inventory: posted.length - candidates.length,
           posted: posted.length,
           candidates,
-          guards: {
-            premise: { fired: false, reason: null },
-            bulkChange: { fired: false, newCount: candidates.length, inventory: posted.length - candidates.length, ratio: 0.3, floor: 50 },
-            candidateCap: { fired: false, count: candidates.length, cap: 200 },
-          },
+          guards: guards({
+            defaultBranch: 'main',
+            inventory: posted.length - candidates.length,
+            newCount: candidates.length,
+            stressable: candidates.filter((c) => c.excluded === null).length,
+            parameters: DEFAULT_STRESS_PARAMETERS,
+          }),
         }),
       );
     } else if (req.url?.endsWith('/runs')) {
