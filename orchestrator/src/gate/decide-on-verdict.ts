@@ -11,7 +11,7 @@ import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
-import type { GateDeps } from './run-gate.js';
+import type { GateDeps } from './gate-deps.js';
 
 /** What the verdict step needs from the run so far. */
 export interface VerdictContext {

@@ -1,32 +1,17 @@
 // One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in.
 import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
-import { detectCiEnv, type GitRunner } from '../ci-env/detect-ci-env.js';
+import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
-import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
-import { mutedCheck, type QuarantineSource } from '../quarantine/quarantine-source.js';
+import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
 import { decideOnVerdict } from './decide-on-verdict.js';
+import type { GateDeps } from './gate-deps.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
 
-/** The adapters one run needs. */
-export interface GateDeps {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  out: (text: string) => void;
-  err: (text: string) => void;
-  logger: Logger;
-  prepareGradle: (env: NodeJS.ProcessEnv) => Promise<GradleSetup>;
-  gradleExecutable: (projectDir: string) => Promise<string>;
-  runGradle: GradleRunner;
-  git: (cwd: string) => GitRunner;
-  quarantine: QuarantineSource;
-  fetch?: typeof globalThis.fetch;
-  now: () => number;
-}
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {

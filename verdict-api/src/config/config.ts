@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { VerdictApiError } from '../errors/errors.js';
-import { fieldPath } from '../http/schemas.js';
+import { fieldPath } from '../validation/parse-body.js';
 
 /** Where embedded chDB keeps its data by default: `.data/chdb` at the repository's top level. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data/chdb', import.meta.url));

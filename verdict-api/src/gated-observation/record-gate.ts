@@ -5,7 +5,7 @@ import type { Project } from '../accounts/projects.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import { formatDateTime } from '../sql/bind.js';
 import type { Database } from '../storage/database.js';
-import type { ParsedGateUpload } from '../http/schemas.js';
+import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {

@@ -17,7 +17,7 @@ import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import { authenticate, type Principal } from './auth.js';
 import { errorResponse } from './errors.js';
-import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from './schemas.js';
+import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
 
 export interface AppDeps {
   db: Database;

@@ -6,7 +6,7 @@ import { testCaseId } from '../identity/test-case-id.js';
 import { presentIds } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
-import type { ParsedRunUpload } from '../http/schemas.js';
+import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from './duplicates.js';
 
 /** The ingestion-time badge looks back this far; the verdict does not look back at all. */

@@ -3,8 +3,8 @@
 import * as v from 'valibot';
 import { type Project, writeProject } from '../accounts/projects.js';
 import { ProjectSettings } from '../contract.js';
-import type { ParsedSettingsPatch } from '../http/schemas.js';
-import { parseBody } from '../http/schemas.js';
+import type { ParsedSettingsPatch } from '../validation/parse-body.js';
+import { parseBody } from '../validation/parse-body.js';
 import type { Database } from '../storage/database.js';
 
 export function settingsOf(p: Project): v.InferOutput<typeof ProjectSettings> {

@@ -1,4 +1,5 @@
-// Request validation: one valibot parse per body; the first issue becomes a 400 naming its field.
+// Body validation shared by the HTTP layer and the domain: one valibot parse per body; the first
+// issue becomes a BadRequestError naming its field (the HTTP layer maps it to a 400).
 import * as v from 'valibot';
 import { GateUpload, ProjectSettingsPatch, RunUpload, VerdictRequest } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';

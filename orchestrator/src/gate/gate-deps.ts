@@ -1,0 +1,23 @@
+// The adapters one gated run needs (Gradle, git, HTTP, output, clock), passed in by the entry
+// point or by a test.
+import type { GitRunner } from '../ci-env/detect-ci-env.js';
+import type { GradleSetup } from '../gradle/gradle-setup.js';
+import type { GradleRunner } from '../gradle/run-gradle.js';
+import type { Logger } from '../log.js';
+import type { QuarantineSource } from '../quarantine/quarantine-source.js';
+
+/** The adapters one run needs. */
+export interface GateDeps {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  logger: Logger;
+  prepareGradle: (env: NodeJS.ProcessEnv) => Promise<GradleSetup>;
+  gradleExecutable: (projectDir: string) => Promise<string>;
+  runGradle: GradleRunner;
+  git: (cwd: string) => GitRunner;
+  quarantine: QuarantineSource;
+  fetch?: typeof globalThis.fetch;
+  now: () => number;
+}
