@@ -1,4 +1,8 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+import { main, realDeps } from '../dist/cli.js';
+import { cancelOnSignals } from '../dist/gate/cancellation.js';
 
-process.exitCode = await main(process.argv.slice(2));
+// SIGINT and SIGTERM (a cancelled CI job) cancel Gradle, write the report and exit 130 or 143.
+const cancellation = cancelOnSignals();
+process.exitCode = await main(process.argv.slice(2), realDeps(process.env, cancellation.signal));
+cancellation.dispose();

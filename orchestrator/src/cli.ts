@@ -16,9 +16,10 @@ export function version(): string {
   return pkg.version;
 }
 
-/** The production adapters. */
-export function realDeps(env: NodeJS.ProcessEnv = process.env): GateDeps {
+/** The production adapters; `signal` aborts on SIGINT or SIGTERM (a cancelled CI job). */
+export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): GateDeps {
   return {
+    ...(signal ? { signal } : {}),
     env,
     cwd: process.cwd(),
     out: (t) => process.stdout.write(t),

@@ -5,7 +5,9 @@ export type { Logger };
 
 /** The root logger; modules take a child with `{ module: '…' }`. */
 export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
-  const level = env['STRESS_GATE_LOG_LEVEL']?.trim() || 'warn';
+  // An unknown level is rejected by checkEnvironment before anything runs; never throw here.
+  const wanted = env['STRESS_GATE_LOG_LEVEL']?.trim() || 'warn';
+  const level = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(wanted) ? wanted : 'warn';
   return pino({ level, base: { name: 'stress-orchestrator' } }, destination(2));
 }
 

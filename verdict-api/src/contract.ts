@@ -201,7 +201,8 @@ export type VerdictResponse = v.InferOutput<typeof VerdictResponse>;
 export const GateMode = v.picklist(['report', 'enforce']);
 export type GateMode = v.InferOutput<typeof GateMode>;
 
-export const GateOutcome = v.picklist(['passed', 'failed', 'guarded', 'incomplete', 'skipped', 'not_entitled', 'no_candidates']);
+/** The gate's outcome on a run shard; gate_error and cancelled say it could not finish (never a block). */
+export const GateOutcome = v.picklist(['passed', 'failed', 'guarded', 'incomplete', 'skipped', 'not_entitled', 'no_candidates', 'gate_error', 'cancelled']);
 export type GateOutcome = v.InferOutput<typeof GateOutcome>;
 
 export const GuardName = v.picklist(['premise', 'bulk_change', 'candidate_cap', 'ceiling']);
@@ -232,6 +233,20 @@ export const GateUpload = v.object({
   ),
 });
 export type GateUpload = v.InferInput<typeof GateUpload>;
+
+/**
+ * How both sides word a duration for people ("12ms", "4.2s", "6m 2s", "1h 2m 3s"): the CLI's
+ * report, the run report and the server's exclusion details say it the same way.
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].filter(Boolean).join(' ');
+}
 
 /** Error bodies: a stable code, a message, and the offending field when there is one. */
 export const ErrorBody = v.object({

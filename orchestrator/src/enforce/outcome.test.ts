@@ -52,8 +52,11 @@ describe('decideGate', () => {
     expect(decideGate('enforce', 0, [passed, mutedFailed], null)).toMatchObject({ outcome: 'passed', blocked: false, exitCode: 0 });
   });
 
-  it('a candidate in error blocks in enforce; one cut by the ceiling makes it incomplete, never passed', () => {
-    expect(decideGate('enforce', 0, [passed, missing], null)).toMatchObject({ outcome: 'incomplete', blocked: true, exitCode: 1 });
+  it('a candidate in error (the gate\'s own trouble) or cut by the ceiling makes it incomplete, never passed, never blocked', () => {
+    expect(missing).toMatchObject({ outcome: 'error', why: '10 of 10 repetitions left no result' });
+    expect(decideGate('enforce', 0, [passed, missing], null)).toEqual({ outcome: 'incomplete', blocked: false, wouldHaveBlocked: false, exitCode: 0 });
+    expect(decideGate('enforce', 3, [passed, missing], null)).toMatchObject({ blocked: false, exitCode: 3 });
+    expect(decideGate('enforce', 0, [failed, missing], null)).toMatchObject({ outcome: 'failed', blocked: true, exitCode: 1 });
     expect(decideGate('enforce', 0, [passed, cut], null)).toMatchObject({ outcome: 'incomplete', blocked: false, exitCode: 0 });
     expect(decideGate('report', 0, [cut], null).outcome).not.toBe('passed');
   });

@@ -1,10 +1,13 @@
 // Outcomes: what each candidate's repetitions say, and what the gate decides from them. Pure.
-// The rule the whole gate rests on: a candidate that was meant to run and did not is never
-// "passed"; it is "not_stressed" (cut by the ceiling) or "error" (it should have run).
-import type { GateOutcome, Repetition } from '@stress-gate/verdict-api/contract';
+// The rules the whole gate rests on: a candidate that was meant to run and did not is never
+// "passed"; it is "not_stressed" (cut by the ceiling) or "error" (the gate's own trouble: it
+// should have run and left no result). Only a test that disagreed with itself can block: the
+// gate's own trouble never does.
+import type { GateOutcome } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';
+import type { RecordedRepetition } from '../repetitions/read-repetitions.js';
 
 /** Gradle's exit code for a failed build, failed tests included; enforce reuses it. */
 export const FAILED_BUILD_EXIT_CODE = 1;
@@ -17,15 +20,22 @@ export interface CandidateResult extends GateCandidate {
   outcome: CandidateOutcome;
   /** Repetitions planned (0 when excluded). */
   expected: number;
-  recorded: Repetition[];
+  recorded: RecordedRepetition[];
   failures: number;
-  /** Why it is not_stressed or error, in words. */
+  /** Failed repetitions whose JVM died while this candidate ran (System.exit, OOM, a crash). */
+  crashed: number;
+  /** Why it is not_stressed or error, in words (for error: the gate's own problem). */
   why: string | null;
 }
 
 /** Classifies one candidate. `cut` says the ceiling timer stopped the stress pass. */
-export function classifyCandidate(c: GateCandidate, recorded: readonly Repetition[], cut: boolean): CandidateResult {
-  const base = { ...c, recorded: [...recorded], failures: recorded.filter((r) => r.status === 'failure').length };
+export function classifyCandidate(c: GateCandidate, recorded: readonly RecordedRepetition[], cut: boolean): CandidateResult {
+  const base = {
+    ...c,
+    recorded: [...recorded],
+    failures: recorded.filter((r) => r.status === 'failure').length,
+    crashed: recorded.filter((r) => r.crashed).length,
+  };
   if (c.excluded !== null || c.repetitions === null) return { ...base, outcome: 'excluded', expected: 0, why: null };
   const expected = c.repetitions;
   if (expected < 1) return { ...base, outcome: 'error', expected, why: 'the verdict gave it no repetitions' };
@@ -37,7 +47,7 @@ export function classifyCandidate(c: GateCandidate, recorded: readonly Repetitio
   if (recorded.length >= expected) return { ...base, outcome: 'passed', expected, why: null };
   return cut
     ? { ...base, outcome: 'not_stressed', expected, why: 'cut by the ceiling' }
-    : { ...base, outcome: 'error', expected, why: 'expected to run and did not' };
+    : { ...base, outcome: 'error', expected, why: `${expected - recorded.length} of ${expected} repetitions left no result` };
 }
 
 /** What the gate decided. */
@@ -45,15 +55,16 @@ export interface GateDecision {
   outcome: GateOutcome;
   /** enforce blocked the merge (exit code changed). */
   blocked: boolean;
-  /** enforce would block (true in both modes when a non-muted candidate failed or is in error). */
+  /** enforce would block (true in both modes when a non-muted candidate failed). */
   wouldHaveBlocked: boolean;
   exitCode: number;
 }
 
 /**
- * Decides the gate. A guard refuses (never blocks, never green); failed or error candidates that
- * are not muted block in enforce; candidates cut by the ceiling make the outcome "incomplete"
- * and are warned about but do not block, like every other bound (a bound reports when it bites).
+ * Decides the gate. A guard refuses (never blocks, never green); failed candidates that are not
+ * muted block in enforce (a repetition JVM that crashed running one is a failure); candidates cut
+ * by the ceiling or in error (the gate could not stress them) make the outcome "incomplete" and
+ * are warned about but never block: the gate's own trouble is never the reason a merge is blocked.
  */
 export function decideGate(
   mode: Exclude<Mode, 'off'>,
@@ -62,10 +73,9 @@ export function decideGate(
   guard: FiredGuard | null,
 ): GateDecision {
   if (guard) return { outcome: 'guarded', blocked: false, wouldHaveBlocked: false, exitCode: firstPassExitCode };
-  const blocking = results.some((r) => !r.muted && (r.outcome === 'failed' || r.outcome === 'error'));
-  const failed = results.some((r) => !r.muted && r.outcome === 'failed');
+  const blocking = results.some((r) => !r.muted && r.outcome === 'failed');
   const partial = results.some((r) => r.outcome === 'not_stressed' || r.outcome === 'error');
-  const outcome: GateOutcome = failed ? 'failed' : partial ? 'incomplete' : 'passed';
+  const outcome: GateOutcome = blocking ? 'failed' : partial ? 'incomplete' : 'passed';
   const blocked = mode === 'enforce' && blocking;
   return {
     outcome,

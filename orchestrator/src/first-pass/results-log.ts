@@ -5,17 +5,32 @@ import type { XmlTestCase } from './junit-xml.js';
 
 const STATUS: Record<string, XmlTestCase['status']> = { SUCCESS: 'success', FAILURE: 'failure', SKIPPED: 'skipped' };
 
+/** What the log says: finished tests and started tests, each by task path, in order. */
+export interface ResultsLog {
+  byTask: Map<string, XmlTestCase[]>;
+  /** Every test that started; one that never finished was running when its JVM died. */
+  startedByTask: Map<string, { suite: string; name: string }[]>;
+  malformed: number;
+}
+
 /** Pure: the log's lines grouped by task path, in order; malformed lines are counted, not thrown. */
-export function parseResultsLog(text: string): { byTask: Map<string, XmlTestCase[]>; malformed: number } {
+export function parseResultsLog(text: string): ResultsLog {
   const byTask = new Map<string, XmlTestCase[]>();
+  const startedByTask = new Map<string, { suite: string; name: string }[]>();
   let malformed = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let entry: { task?: unknown; className?: unknown; name?: unknown; result?: unknown; durationMs?: unknown };
+    let entry: { task?: unknown; event?: unknown; className?: unknown; name?: unknown; result?: unknown; durationMs?: unknown };
     try {
       entry = JSON.parse(line);
     } catch {
       malformed++;
+      continue;
+    }
+    if (entry.event === 'started' && typeof entry.task === 'string' && typeof entry.className === 'string' && typeof entry.name === 'string') {
+      const started = startedByTask.get(entry.task) ?? [];
+      started.push({ suite: entry.className, name: entry.name });
+      startedByTask.set(entry.task, started);
       continue;
     }
     const status = typeof entry.result === 'string' ? STATUS[entry.result] : undefined;
@@ -28,7 +43,7 @@ export function parseResultsLog(text: string): { byTask: Map<string, XmlTestCase
     list.push({ suite: entry.className, name: entry.name, status, durationMs });
     byTask.set(entry.task, list);
   }
-  return { byTask, malformed };
+  return { byTask, startedByTask, malformed };
 }
 
 /** `/x/manifest.json` → `/x/manifest.results.jsonl`, as the plugin names it. */

@@ -2,7 +2,7 @@
 // terminal, then every Test task's JUnit XML of this run, with identities and the quarantine mask.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GradleRunner } from '../gradle/run-gradle.js';
+import type { GradleRun, GradleRunner } from '../gradle/run-gradle.js';
 import { readManifest, type Manifest } from '../gradle/manifest.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
@@ -26,6 +26,8 @@ export interface FirstPass {
   maskedFailures: number;
   /** Broken XML files, named: the candidate set cannot be trusted. */
   errors: string[];
+  /** Reading the results failed outright (a vanished or unreadable file, a bug): the gate cannot go on. */
+  readProblem: string | null;
   notes: string[];
 }
 
@@ -39,6 +41,8 @@ export interface FirstPassDeps {
   isMuted: MutedCheck;
   now: () => number;
   logger: Logger;
+  /** Cancels the build (SIGINT to Gradle) when aborted. */
+  signal?: AbortSignal;
 }
 
 /** Runs the first pass and reads its results. */
@@ -49,7 +53,33 @@ export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPas
     env: deps.env,
     output: 'inherit',
     logger: deps.logger,
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  try {
+    return await readFirstPass(run, started, deps);
+  } catch (e) {
+    // Gradle has spoken; what went wrong is the gate's reading. Its exit code still stands.
+    const problem = (e as Error).message ?? String(e);
+    deps.logger.child({ module: 'run-first-pass' }).error({ err: e }, 'reading the first pass failed');
+    return {
+      gradleExitCode: run.exitCode,
+      exitCode: run.exitCode,
+      passed: run.exitCode === 0,
+      startedAt: new Date(started),
+      wallClockMs: run.wallClockMs,
+      manifest: null,
+      manifestProblem: null,
+      cases: [],
+      failures: 0,
+      maskedFailures: 0,
+      errors: [],
+      readProblem: problem,
+      notes: [],
+    };
+  }
+}
+
+async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDeps): Promise<FirstPass> {
   const read = await readManifest(deps.setup.manifest);
   const manifest = read.ok ? read.manifest : null;
   const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
@@ -72,6 +102,7 @@ export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPas
     failures,
     maskedFailures,
     errors: results.errors,
+    readProblem: null,
     notes: results.notes,
   };
 }

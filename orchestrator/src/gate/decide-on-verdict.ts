@@ -10,6 +10,7 @@ import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
+import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import type { GateDeps } from './gate-deps.js';
 
@@ -60,9 +61,14 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       projectDir: config.projectDir,
       env: deps.env,
       logger: deps.logger,
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
-    results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut));
     stressPass = { wallClockMs: pass.wallClockMs, cut: pass.cut, gradleExitCode: pass.gradleExitCode };
+    const signal = cancelled(deps.signal);
+    if (pass.cancelled || signal) {
+      return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass };
+    }
+    results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut));
     problems = pass.problems;
   }
   const decision = decideGate(mode, first.exitCode, results, guard);

@@ -7,7 +7,7 @@ import type { GateReport, GateStop } from '../report/gate-report.js';
 import { renderReport } from '../report/render-report.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
-import { FAILED_BUILD_EXIT_CODE } from '../enforce/outcome.js';
+import { exitCodeForSignal } from './cancellation.js';
 
 type Mode = GateReport['mode'];
 
@@ -31,9 +31,11 @@ export function stoppedReport(mode: Mode, config: Config, first: FirstPass, stop
     broken_results: 'broken_results',
     not_entitled: 'not_entitled',
     no_candidates: 'no_candidates',
+    gate_error: 'gate_error',
+    cancelled: 'cancelled',
   };
-  // Broken XML: the gate cannot trust its candidate set, so it never reports green; enforce blocks.
-  const blocked = stop.kind === 'broken_results' && mode === 'enforce';
+  // Broken XML or the gate's own error: it cannot trust its candidate set, so it never reports
+  // green, and it never blocks either: the first pass's result stands.
   return {
     mode,
     runId: config.runId,
@@ -48,9 +50,9 @@ export function stoppedReport(mode: Mode, config: Config, first: FirstPass, stop
     stressPass: null,
     problems: [],
     notes: first.notes,
-    blocked,
-    wouldHaveBlocked: stop.kind === 'broken_results',
-    exitCode: blocked ? first.exitCode || FAILED_BUILD_EXIT_CODE : first.exitCode,
+    blocked: false,
+    wouldHaveBlocked: false,
+    exitCode: stop.kind === 'cancelled' ? exitCodeForSignal(stop.signal) : first.exitCode,
   };
 }
 
@@ -61,16 +63,31 @@ export interface FinishDeps {
   err: (text: string) => void;
 }
 
-/** Prints, writes and uploads the report; returns its exit code. */
+/**
+ * Prints, writes and uploads the report; returns its exit code. Never throws: each output is
+ * attempted on its own, and one that fails is a warning (the gate's trouble never blocks).
+ */
 export async function finishGate(report: GateReport, client: VerdictClient | null, config: Config, deps: FinishDeps): Promise<number> {
-  const text = renderReport(report);
-  if (text) deps.out(text);
-  const problems = [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)];
-  const upload = client ? buildGateUpload(report, { index: config.shardIndex, total: config.shardTotal }) : null;
-  if (client && upload) {
+  const problems: (string | null)[] = [];
+  const attempt = async (what: string, fn: () => Promise<string | null | void> | string | null | void) => {
+    try {
+      problems.push((await fn()) ?? null);
+    } catch (e) {
+      problems.push(`${what} failed: ${(e as Error).message ?? String(e)}`);
+    }
+  };
+  await attempt('printing the report', () => {
+    const text = renderReport(report);
+    if (text) deps.out(text);
+  });
+  await attempt('writing the JSON report', () => writeJsonReport(config.reportFile, report));
+  await attempt('writing the job summary', () => appendStepSummary(deps.env, report));
+  await attempt('uploading the gated observation', async () => {
+    const upload = client ? buildGateUpload(report, { index: config.shardIndex, total: config.shardTotal }) : null;
+    if (!client || !upload) return null;
     const result = await client.uploadGate(config.runId, upload);
-    if (!result.ok) problems.push(`the gated observation was not uploaded: ${result.problem}`);
-  }
+    return result.ok ? null : `the gated observation was not uploaded: ${result.problem}`;
+  });
   for (const p of problems) if (p) deps.err(`stress-gate: warning: ${p}\n`);
   return report.exitCode;
 }

@@ -20,4 +20,6 @@ export interface GateDeps {
   quarantine: QuarantineSource;
   fetch?: typeof globalThis.fetch;
   now: () => number;
+  /** Aborted with 'SIGINT' or 'SIGTERM' when the CI job is cancelled. */
+  signal?: AbortSignal;
 }

@@ -1,21 +1,26 @@
-// One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in.
+// One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in. After
+// the first pass the gate fails open: any trouble of its own ends in a visible report and the
+// first pass's exit code, never in a changed one.
 import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
+import { booleanEnv, checkEnvironment } from '../config/environment.js';
+import { StressGateError } from '../errors.js';
 import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
-import { mutedCheck } from '../quarantine/quarantine-source.js';
+import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
 import { decideOnVerdict } from './decide-on-verdict.js';
+import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
 
-
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
-  // A bad mode in a flag or the environment is a usage error before Gradle runs.
+  // A bad mode or any other bad value in a flag or the environment is a usage error before Gradle runs.
+  checkEnvironment(deps.env);
   const early = resolveConfig(flags, deps.env, null, deps.cwd);
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
@@ -26,7 +31,7 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   } finally {
     // The init script, manifest, plan and repetition XML are this invocation's only. (After a
     // ceiling cut the cancelling daemon may still append a line to the results log: a stray file.)
-    if (!deps.env['STRESS_GATE_KEEP_TEMP']) await rm(setup.workDir, { recursive: true, force: true }).catch(() => undefined);
+    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(setup.workDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -37,38 +42,68 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     deps.err(`stress-gate: warning: could not fetch the quarantine list (${e.message}); nothing is muted.\n`);
     return new Set<string>();
   });
+  // Built when the results are read, so a bad list is the gate's trouble after the first pass.
+  let check: MutedCheck | undefined;
   const first = await runFirstPass(gradleArgs, {
     runGradle: deps.runGradle,
     executable,
     setup,
     projectDir: early.projectDir,
     env: deps.env,
-    isMuted: mutedCheck(muted),
+    isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
     now: deps.now,
     logger: deps.logger,
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd);
-  // With the gate on the problem is reported in the gate's section below.
-  if (first.manifestProblem && first.gradleExitCode === 0 && config.mode === 'off') {
-    deps.err(`stress-gate: warning: ${first.manifestProblem}\n`);
+  if (config.mode !== 'off' && cancelled(deps.signal)) {
+    return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }
-  const client = clientFor(config, deps, log);
-  if (client) await uploadRun(client, config, first, deps);
-  if (config.mode === 'off') return first.exitCode;
+  if (cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal)!);
+  let step = 'uploading the run';
+  let client: VerdictClient | null = null;
+  try {
+    client = clientFor(config, deps, log);
+    if (client) await uploadRun(client, config, first, deps);
+    if (config.mode === 'off') return first.exitCode;
+    step = 'deciding on the verdict';
+    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted }, deps);
+    step = 'writing the report';
+    return await finishGate(report, client, config, deps);
+  } catch (e) {
+    if (e instanceof StressGateError && (e.code === 'USAGE' || e.code === 'CONFIG')) throw e;
+    // The gate's own trouble (a bug, an unreadable file, a failed write): it never blocks.
+    const problem = `${step}: ${(e as Error).message ?? String(e)}`;
+    log.error({ err: e }, 'the gate could not run');
+    if (config.mode === 'off') {
+      deps.err(`stress-gate: warning: ${problem}\n`);
+      return first.exitCode;
+    }
+    return finishGate(stoppedReport(config.mode, config, first, { kind: 'gate_error', problem }), client, config, deps);
+  }
+}
 
+async function gateAfterFirstPass(
+  config: Config,
+  first: FirstPass,
+  client: VerdictClient | null,
+  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string> },
+  deps: GateDeps,
+) {
+  const mode = config.mode as Exclude<Config['mode'], 'off'>;
   for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
-  const mode = config.mode;
-  if (!first.passed) return finishGate(stoppedReport(mode, config, first, { kind: 'first_pass_failed' }), client, config, deps);
+  if (first.readProblem) return stoppedReport(mode, config, first, { kind: 'gate_error', problem: `reading the first pass's results: ${first.readProblem}` });
+  if (!first.passed) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
   // No manifest after a passing build means the plugin did not run: the gate knows no Test task,
   // and saying nothing would look exactly like "this branch adds no tests".
   const broken = first.manifest ? first.errors : [first.manifestProblem ?? 'the Gradle plugin did not report the build'];
-  if (broken.length) return finishGate(stoppedReport(mode, config, first, { kind: 'broken_results', errors: broken }), client, config, deps);
+  if (broken.length) return stoppedReport(mode, config, first, { kind: 'broken_results', errors: broken });
   if (!client) {
     const missing = [!config.serverUrl && 'server URL', !config.project && 'project', !config.token && 'token'].filter(Boolean) as string[];
-    return finishGate(stoppedReport(mode, config, first, { kind: 'not_configured', missing }), null, config, deps);
+    return stoppedReport(mode, config, first, { kind: 'not_configured', missing });
   }
-  const report = await decideOnVerdict({ mode, config, first, client, setup, executable, gradleArgs, muted }, deps);
-  return finishGate(report, client, config, deps);
+  return decideOnVerdict({ mode, config, first, client, ...run }, deps);
 }
 
 function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient | null {
@@ -83,6 +118,7 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
     timeoutMs: config.requestTimeoutSeconds * 1000,
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
 }
 

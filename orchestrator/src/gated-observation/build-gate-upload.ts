@@ -13,6 +13,8 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
     case 'broken_results':
       outcome = 'incomplete';
       break;
+    case 'cancelled':
+      return null;
     default:
       outcome = r.outcome;
   }
@@ -39,7 +41,7 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
             name: c.name,
             muted: c.muted,
             outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
-            repetitions: c.recorded,
+            repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
           })),
   };
 }

@@ -12,6 +12,8 @@ export interface GradleRun {
   exitCode: number;
   /** The ceiling timer interrupted the build. */
   interrupted: boolean;
+  /** The run was cancelled (the options' signal aborted) and Gradle was told to stop. */
+  cancelled?: boolean;
   wallClockMs: number;
 }
 
@@ -29,6 +31,8 @@ export interface GradleRunOptions {
   /** Grace after SIGINT before SIGTERM, and after SIGTERM before SIGKILL. */
   graceMs?: number;
   logger: Logger;
+  /** Cancels the build like Ctrl-C (SIGINT, then SIGTERM and SIGKILL after the grace) when aborted. */
+  signal?: AbortSignal;
 }
 
 /** Runs `executable args…`. */
@@ -58,22 +62,37 @@ export const runGradle: GradleRunner = async (executable, args, options) => {
     logWritten = finished(log);
   }
   let interrupted = false;
+  let cancelled = false;
+  let stopping = false;
   const timers: NodeJS.Timeout[] = [];
+  const grace = options.graceMs ?? 15_000;
+  // SIGINT to the Gradle client makes the daemon cancel the build (like Ctrl-C); the test JVM is
+  // stopped and the XML written so far stays. Escalate if it does not exit.
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    child.kill('SIGINT');
+    timers.push(setTimeout(() => child.kill('SIGTERM'), grace));
+    timers.push(setTimeout(() => child.kill('SIGKILL'), grace * 2));
+  };
   if (options.deadlineMs !== undefined) {
-    const grace = options.graceMs ?? 15_000;
     timers.push(
       setTimeout(() => {
         interrupted = true;
-        // SIGINT to the Gradle client makes the daemon cancel the build (like Ctrl-C); the
-        // test JVM is stopped and the XML written so far stays. Escalate if it does not exit.
         log.info({ deadlineMs: options.deadlineMs }, 'ceiling reached: interrupting gradle');
-        child.kill('SIGINT');
-        timers.push(setTimeout(() => child.kill('SIGTERM'), grace));
-        timers.push(setTimeout(() => child.kill('SIGKILL'), grace * 2));
+        stop();
       }, options.deadlineMs),
     );
   }
+  const onAbort = () => {
+    cancelled = true;
+    log.info('cancelled: stopping gradle');
+    stop();
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
   const result = await child;
+  options.signal?.removeEventListener('abort', onAbort);
   for (const t of timers) clearTimeout(t);
   await logWritten;
   if (result.failed && result.exitCode === undefined && !result.isTerminated) {
@@ -81,5 +100,5 @@ export const runGradle: GradleRunner = async (executable, args, options) => {
   }
   const exitCode = result.exitCode ?? (result.isTerminated ? 130 : 1);
   log.debug({ exitCode, ms: Date.now() - started }, 'gradle finished');
-  return { exitCode, interrupted, wallClockMs: Date.now() - started };
+  return { exitCode, interrupted: interrupted && !cancelled, cancelled, wallClockMs: Date.now() - started };
 };

@@ -4,7 +4,7 @@
 import type { GuardName, VerdictResponse } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
-import { formatDuration, formatLimit, plural } from '../report/format.js';
+import { guardSentence, type GuardFacts } from '../report/guard-sentence.js';
 
 /** A guard that fired: its name, the count that triggered it, and the sentence the report prints. */
 export interface FiredGuard {
@@ -19,40 +19,23 @@ export function applyGuards(
   stress: readonly GateCandidate[],
   jvmStartMs: number,
 ): FiredGuard | null {
-  const { premise, bulkChange, candidateCap } = verdict.guards;
-  const total = verdict.candidates.length;
-  const branch = verdict.defaultBranch ?? 'the default branch';
-  if (premise.fired) {
-    const reason =
-      premise.reason === 'no_default_branch'
-        ? `Premise: the project has no default branch set, so no test can be told new (${plural(total, 'test case')} ran); not stressed.`
-        : `Premise: no CI run of ${branch} is recorded yet, so no test can be told new (${plural(total, 'test case')} ran); not stressed.`;
-    return { name: 'premise', count: total, reason };
-  }
-  if (bulkChange.fired) {
-    const pct = Math.round(bulkChange.ratio * 100);
-    return {
-      name: 'bulk_change',
-      count: bulkChange.newCount,
-      reason: `Bulk change: ${plural(bulkChange.newCount, 'new test case')} ${verb(bulkChange.newCount)} ${pct}% of the ${bulkChange.inventory} known on ${branch}; not stressed.`,
-    };
-  }
-  if (candidateCap.fired) {
-    return {
-      name: 'candidate_cap',
-      count: candidateCap.count,
-      reason: `Candidate cap: ${plural(candidateCap.count, 'new test case')} ${verb(candidateCap.count)} the cap of ${candidateCap.cap}; not stressed.`,
-    };
-  }
-  const ceiling = predictCeiling(stress, jvmStartMs, verdict.parameters.ceilingSeconds);
-  if (ceiling.exceeds) {
-    return {
-      name: 'ceiling',
-      count: stress.length,
-      reason: `Ceiling: stressing ${plural(stress.length, 'new test case')} would take about ${formatDuration(ceiling.predictedMs)}, over the ${formatLimit(ceiling.ceilingMs, true)} ceiling; not stressed.`,
-    };
-  }
-  return null;
+  const facts = firstFired(verdict, stress, jvmStartMs);
+  if (!facts) return null;
+  const count = facts.name === 'premise' ? facts.total : facts.name === 'bulk_change' ? facts.newCount : facts.count;
+  return { name: facts.name, count, reason: guardSentence(facts) };
 }
 
-const verb = (n: number) => (n === 1 ? 'exceeds' : 'exceed');
+function firstFired(
+  verdict: Pick<VerdictResponse, 'guards' | 'parameters' | 'defaultBranch' | 'candidates'>,
+  stress: readonly GateCandidate[],
+  jvmStartMs: number,
+): GuardFacts | null {
+  const { premise, bulkChange, candidateCap } = verdict.guards;
+  const branch = verdict.defaultBranch;
+  if (premise.fired) return { name: 'premise', reason: premise.reason, branch, total: verdict.candidates.length };
+  if (bulkChange.fired) return { name: 'bulk_change', newCount: bulkChange.newCount, ratio: bulkChange.ratio, inventory: bulkChange.inventory, branch };
+  if (candidateCap.fired) return { name: 'candidate_cap', count: candidateCap.count, cap: candidateCap.cap };
+  const ceiling = predictCeiling(stress, jvmStartMs, verdict.parameters.ceilingSeconds);
+  if (ceiling.exceeds) return { name: 'ceiling', count: stress.length, predictedMs: ceiling.predictedMs, ceilingMs: ceiling.ceilingMs };
+  return null;
+}

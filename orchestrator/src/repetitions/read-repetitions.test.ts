@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { candidate } from '../../test/support/builders.js';
-import { assignRepetitions } from './read-repetitions.js';
+import { assignRepetitions, repetitionTaskPath } from './read-repetitions.js';
 import { buildStressPlan } from './stress-plan.js';
 
 const ok = (suite: string, name: string, status: 'success' | 'failure' | 'skipped' = 'success') => ({ suite, name, status, durationMs: 3 });
@@ -34,8 +34,8 @@ describe('assignRepetitions', () => {
     const first = candidate('m', { testCaseId: 'm1', source: { task: ':app:test', xmlName: 'm', occurrence: 1 }, repetitions: 2 });
     const second = candidate('m [#2]', { testCaseId: 'm2', source: { task: ':app:test', xmlName: 'm', occurrence: 2 }, repetitions: 2 });
     const reports = [
-      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a'), ok(S, 'm'), ok(S, 'm', 'failure')] },
-      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'failure'), ok(S, 'm'), ok(S, 'm')] },
+      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a'), ok(S, 'm'), ok(S, 'm', 'failure')], crashed: [] },
+      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'failure'), ok(S, 'm'), ok(S, 'm')], crashed: [] },
     ];
     const r = assignRepetitions([a, first, second], reports);
     expect(r.get(a.testCaseId)?.map((x) => x.status)).toEqual(['success', 'failure']);
@@ -46,17 +46,34 @@ describe('assignRepetitions', () => {
   it('leaves out repetitions that are missing, skipped, or from another task', () => {
     const a = candidate('a', { repetitions: 3 });
     const reports = [
-      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a')] },
-      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'skipped')] },
-      { taskPath: ':app:test', repetition: 3, cases: [] },
-      { taskPath: ':app:integrationTest', repetition: 3, cases: [ok(S, 'a')] },
+      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a')], crashed: [] },
+      { taskPath: ':app:test', repetition: 2, cases: [ok(S, 'a', 'skipped')], crashed: [] },
+      { taskPath: ':app:test', repetition: 3, cases: [], crashed: [] },
+      { taskPath: ':app:integrationTest', repetition: 3, cases: [ok(S, 'a')], crashed: [] },
     ];
     expect(assignRepetitions([a], reports).get(a.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }]);
   });
 
+  it('counts a repetition whose JVM died while the candidate ran as a failure, and leaves out tests that never started', () => {
+    const a = candidate('a', { repetitions: 2 });
+    const b = candidate('b', { repetitions: 2 });
+    const reports = [
+      { taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a'), ok(S, 'b')], crashed: [] },
+      { taskPath: ':app:test', repetition: 2, cases: [], crashed: [{ suite: S, name: 'a' }] },
+    ];
+    const r = assignRepetitions([a, b], reports);
+    expect(r.get(a.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }, { repetition: 2, status: 'failure', durationMs: 0, crashed: true }]);
+    expect(r.get(b.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }]);
+  });
+
+  it('names repetition tasks as the plugin does', () => {
+    expect(repetitionTaskPath(':app:test', 't0', 3)).toBe(':app:stressGateT0Rep3');
+    expect(repetitionTaskPath(':test', 't1', 1)).toBe(':stressGateT1Rep1');
+  });
+
   it('ignores repetitions beyond a candidate\'s own count', () => {
     const a = candidate('a', { repetitions: 1 });
-    const reports = [1, 2].map((k) => ({ taskPath: ':app:test', repetition: k, cases: [ok(S, 'a')] }));
+    const reports = [1, 2].map((k) => ({ taskPath: ':app:test', repetition: k, cases: [ok(S, 'a')], crashed: [] }));
     expect(assignRepetitions([a], reports).get(a.testCaseId)).toHaveLength(1);
   });
 });

@@ -1,22 +1,42 @@
-// Reads what the stress pass wrote: <resultsDir>/<id>/rep-<k>/*.xml, and assigns each
-// repetition to its candidate. A repetition that is not there is simply absent: outcome
-// classification (enforce/) decides what an absence means, never "passed".
+// Reads what the stress pass wrote: <resultsDir>/<id>/rep-<k>/*.xml, with the plugin's results
+// log of the stress pass beside it, and assigns each repetition to its candidate. A repetition
+// that left no result is simply absent: outcome classification (enforce/) decides what an absence
+// means, never "passed". A candidate that started in a repetition and never finished was running
+// when that JVM died (System.exit, OOM kill, native crash): that repetition is a failure.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repetition } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { parseJUnitXml, type XmlTestCase } from '../first-pass/junit-xml.js';
+import type { ResultsLog } from '../first-pass/results-log.js';
 import type { StressPlan } from './stress-plan.js';
 
-/** The XML cases of one repetition of one planned task. */
+/** A repetition as the stress pass recorded it; `crashed` when its JVM died running it. */
+export interface RecordedRepetition extends Repetition {
+  crashed?: boolean;
+}
+
+/** The cases of one repetition of one planned task. */
 export interface RepetitionReport {
   taskPath: string;
   repetition: number;
   cases: XmlTestCase[];
+  /** Tests that started in this repetition's JVM and never finished: it died under them. */
+  crashed: { suite: string; name: string }[];
 }
 
-/** Reads every repetition directory the plan could have produced; broken files go to `errors`. */
-export async function readRepetitionReports(plan: StressPlan): Promise<{ reports: RepetitionReport[]; errors: string[] }> {
+/** The path of repetition `k` of planned task `id` of `taskPath`, as the plugin names it. */
+export function repetitionTaskPath(taskPath: string, id: string, k: number): string {
+  const project = taskPath.slice(0, taskPath.lastIndexOf(':'));
+  return `${project}:stressGate${id.charAt(0).toUpperCase()}${id.slice(1)}Rep${k}`;
+}
+
+/**
+ * Reads every repetition directory the plan could have produced; broken files go to `errors`. A
+ * repetition without XML falls back to the results log's finished tests (Gradle writes a class's
+ * XML only when the class ends, so a JVM that died leaves none).
+ */
+export async function readRepetitionReports(plan: StressPlan, log?: ResultsLog): Promise<{ reports: RepetitionReport[]; errors: string[] }> {
   const reports: RepetitionReport[] = [];
   const errors: string[] = [];
   for (const task of plan.tasks) {
@@ -27,29 +47,42 @@ export async function readRepetitionReports(plan: StressPlan): Promise<{ reports
       const cases: XmlTestCase[] = [];
       for (const name of names) {
         const file = path.join(dir, name);
-        const parsed = parseJUnitXml(await readFile(file, 'utf8'), file);
+        const text = await readFile(file, 'utf8').catch((e: Error) => e);
+        const parsed = text instanceof Error ? { ok: false as const, error: `${file}: unreadable: ${text.message}` } : parseJUnitXml(text, file);
         if (parsed.ok) cases.push(...parsed.cases);
         else errors.push(parsed.error);
       }
-      reports.push({ taskPath: task.path, repetition: k, cases });
+      const repPath = repetitionTaskPath(task.path, task.id, k);
+      const finished = log?.byTask.get(repPath) ?? [];
+      if (names.length === 0) cases.push(...finished);
+      const done = new Set([...cases, ...finished].map((c) => JSON.stringify([c.suite, c.name])));
+      const crashed = (log?.startedByTask.get(repPath) ?? []).filter((s) => !done.has(JSON.stringify([s.suite, s.name])));
+      reports.push({ taskPath: task.path, repetition: k, cases, crashed });
     }
   }
   return { reports, errors };
 }
 
 /** Pure: the repetitions found for each candidate (by testCaseId), in repetition order. */
-export function assignRepetitions(stress: readonly GateCandidate[], reports: readonly RepetitionReport[]): Map<string, Repetition[]> {
-  const out = new Map<string, Repetition[]>(stress.map((c) => [c.testCaseId, []]));
+export function assignRepetitions(stress: readonly GateCandidate[], reports: readonly RepetitionReport[]): Map<string, RecordedRepetition[]> {
+  const out = new Map<string, RecordedRepetition[]>(stress.map((c) => [c.testCaseId, []]));
   for (const report of reports) {
     const seen = new Map<string, XmlTestCase[]>();
     for (const c of report.cases) {
       const key = JSON.stringify([c.suite, c.name]);
       seen.set(key, [...(seen.get(key) ?? []), c]);
     }
+    const crashed = new Set(report.crashed.map((c) => JSON.stringify([c.suite, c.name])));
     for (const cand of stress) {
       if (!cand.source || cand.source.task !== report.taskPath) continue;
       if (report.repetition > (cand.repetitions ?? 0)) continue;
-      const found = seen.get(JSON.stringify([cand.suite, cand.source.xmlName]))?.[cand.source.occurrence - 1];
+      const key = JSON.stringify([cand.suite, cand.source.xmlName]);
+      const found = seen.get(key)?.[cand.source.occurrence - 1];
+      if (!found && crashed.has(key)) {
+        // The JVM died while this candidate ran: the test ended that process, a failure.
+        out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: 'failure', durationMs: 0, crashed: true });
+        continue;
+      }
       // A skipped repetition did not run: it is absent, like a missing one.
       if (!found || found.status === 'skipped') continue;
       out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: found.status, durationMs: found.durationMs });

@@ -1,20 +1,22 @@
 // The stress pass: the plan written, `stressGateStress` run in the same build setup (no task
 // names of the user's, no rebuild), bounded by the ceiling timer, then every repetition read.
-import { writeFile } from 'node:fs/promises';
-import type { Repetition } from '@stress-gate/verdict-api/contract';
+import { readFile, writeFile } from 'node:fs/promises';
 import { stressPassArgs } from '../args/stress-pass-args.js';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
+import { parseResultsLog, resultsLogPath } from '../first-pass/results-log.js';
 import { stressPaths } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
-import { assignRepetitions, readRepetitionReports } from './read-repetitions.js';
+import { assignRepetitions, readRepetitionReports, type RecordedRepetition } from './read-repetitions.js';
 import { buildStressPlan } from './stress-plan.js';
 
 /** What the stress pass recorded, per candidate test_case_id. */
 export interface StressPassResult {
-  repetitions: Map<string, Repetition[]>;
+  repetitions: Map<string, RecordedRepetition[]>;
   cut: boolean;
+  /** The run was cancelled (SIGINT or SIGTERM) during the stress pass. */
+  cancelled: boolean;
   wallClockMs: number;
   gradleExitCode: number;
   problems: string[];
@@ -28,6 +30,7 @@ export interface StressPassDeps {
   projectDir: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  signal?: AbortSignal;
 }
 
 /** Runs the repetitions of `stress` (candidates with a source) within `ceilingSeconds`. */
@@ -41,7 +44,7 @@ export async function runStressPass(
   const plan = buildStressPlan(stress, paths.resultsDir);
   if (plan.tasks.length === 0) {
     // Nothing this run can select (the verdict named only tests it did not report): no Gradle.
-    return { repetitions: assignRepetitions(stress, []), cut: false, wallClockMs: 0, gradleExitCode: 0, problems: [] };
+    return { repetitions: assignRepetitions(stress, []), cut: false, cancelled: false, wallClockMs: 0, gradleExitCode: 0, problems: [] };
   }
   await writeFile(paths.plan, `${JSON.stringify(plan, null, 2)}\n`);
   const args = [
@@ -60,15 +63,21 @@ export async function runStressPass(
     output: { logFile: paths.log },
     deadlineMs: ceilingSeconds * 1000,
     logger: deps.logger,
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const { reports, errors } = await readRepetitionReports(plan);
+  // The plugin's log of the stress pass: results when a repetition left no XML, and the tests a
+  // dying JVM took with it. No log at all means the plugin reported nothing.
+  const logText = await readFile(resultsLogPath(paths.manifest), 'utf8').catch(() => null);
+  const { reports, errors } = await readRepetitionReports(plan, logText === null ? undefined : parseResultsLog(logText));
   const problems = [...errors];
-  if (run.exitCode !== 0 && !run.interrupted) {
+  if (logText === null && !run.interrupted && !run.cancelled) problems.push(`The Gradle plugin reported nothing from the stress pass; see ${paths.log}.`);
+  if (run.exitCode !== 0 && !run.interrupted && !run.cancelled) {
     problems.push(`The stress pass's Gradle build failed (exit code ${run.exitCode}); see ${paths.log}.`);
   }
   return {
     repetitions: assignRepetitions(stress, reports),
     cut: run.interrupted,
+    cancelled: run.cancelled ?? false,
     wallClockMs: run.wallClockMs,
     gradleExitCode: run.exitCode,
     problems,

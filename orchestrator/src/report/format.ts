@@ -1,19 +1,8 @@
-// Small text helpers shared by the report and the guard sentences.
+// Small text helpers shared by the report and the guard sentences. Durations are worded by the
+// contract's formatDuration, the same function the server uses.
+import { formatDuration } from '@stress-gate/verdict-api/contract';
 
-/** "6m 2s", "10m", "4.2s", "12ms". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) {
-    const s = Math.round(ms / 100) / 10;
-    return `${s}s`;
-  }
-  const total = Math.round(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const parts = [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].filter(Boolean);
-  return parts.join(' ');
-}
+export { formatDuration };
 
 /**
  * A limit in words: 300000 → "5 minutes", 30000 → "30 seconds", 90000 → "1m 30s"; as an

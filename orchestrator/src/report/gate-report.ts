@@ -11,7 +11,11 @@ export type GateStop =
   | { kind: 'server_unavailable'; problem: string }
   | { kind: 'broken_results'; errors: string[] }
   | { kind: 'not_entitled' }
-  | { kind: 'no_candidates' };
+  | { kind: 'no_candidates' }
+  /** The gate's own trouble after the first pass (a bug, an unreadable file): it fails open. */
+  | { kind: 'gate_error'; problem: string }
+  /** SIGINT or SIGTERM (a cancelled CI job) stopped the run. */
+  | { kind: 'cancelled'; signal: 'SIGINT' | 'SIGTERM' };
 
 /** Everything about one gated run. */
 export interface GateReport {
@@ -27,7 +31,7 @@ export interface GateReport {
   candidates: CandidateResult[];
   counts: { examined: number; stressed: number; excluded: number; notStressed: number; errors: number };
   stressPass: { wallClockMs: number; cut: boolean; gradleExitCode: number | null } | null;
-  /** Problems found while reading repetition reports (broken XML). */
+  /** The gate's own problems in the stress pass (broken or missing repetition XML, a failed build). */
   problems: string[];
   notes: string[];
   blocked: boolean;

@@ -1,5 +1,8 @@
 // The verdict API over HTTP: run upload, verdict, gated observation. Every call has a timeout
-// and answers a value: ok with the body, or a problem sentence for a warning line.
+// and answers a value: ok with the body, or a problem sentence for a warning line. Connection
+// errors and 503s are retried with backoff (honouring Retry-After) within that timeout; every
+// call is idempotent on the server (a run is keyed by its client-chosen id), so a retried upload
+// is still counted once.
 import * as v from 'valibot';
 import {
   RunUploadResult,
@@ -27,6 +30,10 @@ export interface VerdictClientOptions {
   timeoutMs: number;
   fetch?: typeof globalThis.fetch;
   logger: Logger;
+  /** Stops waiting (and retrying) when aborted: the run was cancelled. */
+  signal?: AbortSignal;
+  /** Backoff before retry n (1-based), in ms, when the server sent no Retry-After. Default: 250 × 2^(n-1), at most 4 s. */
+  backoffMs?: (attempt: number) => number;
 }
 
 /** An HTTP client of the verdict API. */
@@ -35,24 +42,49 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
   const doFetch = options.fetch ?? globalThis.fetch;
   const log = options.logger.child({ module: 'verdict-client' });
 
+  const backoff = options.backoffMs ?? ((n: number) => Math.min(4000, 250 * 2 ** (n - 1)));
+
+  /** One request, retried on connection errors and 503 while the call's time budget lasts. */
+  async function send(url: string, body: string): Promise<{ response: Response } | { problem: string }> {
+    const deadline = Date.now() + options.timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - Date.now();
+      let wait: number;
+      let problem: string;
+      try {
+        const response = await doFetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+          body,
+          signal: options.signal ? AbortSignal.any([AbortSignal.timeout(Math.max(1, left)), options.signal]) : AbortSignal.timeout(Math.max(1, left)),
+        });
+        if (response.status !== 503) return { response };
+        await response.body?.cancel().catch(() => undefined);
+        problem = `HTTP 503${retryAfterMs(response) === null ? '' : ` (Retry-After ${response.headers.get('retry-after')})`}`;
+        wait = retryAfterMs(response) ?? backoff(attempt);
+      } catch (e) {
+        const err = e as Error;
+        if (options.signal?.aborted) return { problem: `${url}: cancelled` };
+        const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
+        if (timedOut) return { problem: `${url}: no answer within ${options.timeoutMs / 1000} s` };
+        problem = describeNetworkError(err);
+        wait = backoff(attempt);
+      }
+      const remaining = deadline - Date.now();
+      log.info({ url, attempt, problem, wait }, 'request failed');
+      if (wait >= remaining || options.signal?.aborted) {
+        return { problem: `${url}: ${problem}${attempt > 1 ? ` after ${attempt} attempts` : ''}` };
+      }
+      await sleep(wait, options.signal);
+    }
+  }
+
   async function post<T>(pathName: string, body: unknown, schema: v.GenericSchema<unknown, T> | null): Promise<ApiResult<T>> {
     const url = `${base}${pathName}`;
     const started = Date.now();
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-    } catch (e) {
-      const err = e as Error;
-      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
-      const reason = timedOut ? `no answer within ${options.timeoutMs / 1000} s` : describeNetworkError(err);
-      log.info({ url, err: err.message }, 'request failed');
-      return { ok: false, problem: `${url}: ${reason}` };
-    }
+    const sent = await send(url, JSON.stringify(body));
+    if ('problem' in sent) return { ok: false, problem: sent.problem };
+    const { response } = sent;
     let text = '';
     try {
       text = await response.text();
@@ -83,6 +115,28 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
     verdict: (body) => post('/verdict', body, VerdictResponse),
     uploadGate: (runId, body) => post(`/runs/${encodeURIComponent(runId)}/gate`, body, null),
   };
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */
+function retryAfterMs(response: Response): number | null {
+  const value = response.headers.get('retry-after');
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function describeNetworkError(err: Error): string {

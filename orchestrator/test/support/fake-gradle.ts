@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { GradleRunner } from '../../src/gradle/run-gradle.js';
 import type { GradleSetup } from '../../src/gradle/gradle-setup.js';
 import type { StressPlan } from '../../src/repetitions/stress-plan.js';
+import { repetitionTaskPath } from '../../src/repetitions/read-repetitions.js';
+import { resultsLogPath } from '../../src/first-pass/results-log.js';
 
 export interface FakeCase {
   suite: string;
@@ -41,8 +43,13 @@ export async function fakeGradle(options: {
   firstPass: FakeCase[];
   exitCode?: number;
   rawXml?: string;
-  repStatus?: (name: string, k: number) => 'success' | 'failure' | 'missing';
+  /** 'crash': the repetition's JVM died while the test ran (started in the log, no XML for the rep). */
+  repStatus?: (name: string, k: number) => 'success' | 'failure' | 'missing' | 'crash';
   settings?: Record<string, unknown>;
+  /** Runs after each invocation has written its files: a place to break them. */
+  after?: (kind: 'first' | 'stress', args: string[]) => Promise<void>;
+  /** The stress pass writes no results log (a plugin that reported nothing). */
+  noStressLog?: boolean;
 }): Promise<FakeGradle> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fake-gradle-'));
   const calls: string[][] = [];
@@ -65,22 +72,37 @@ export async function fakeGradle(options: {
     if (!planFile) {
       await mkdir(xmlDir, { recursive: true });
       await writeFile(path.join(xmlDir, 'TEST-x.xml'), options.rawXml ?? junitXml(options.firstPass));
+      await options.after?.('first', args);
       return { exitCode: options.exitCode ?? 0, interrupted: false, wallClockMs: 10 };
     }
     const plan = JSON.parse(await readFile(planFile, 'utf8')) as StressPlan;
+    const log: string[] = [];
     for (const task of plan.tasks) {
       const max = Math.max(...task.candidates.map((c) => c.repetitions));
       for (let k = 1; k <= max; k++) {
+        const repTask = repetitionTaskPath(task.path, task.id, k);
         const cases: FakeCase[] = [];
+        let crashed = false;
         for (const c of task.candidates.filter((x) => x.repetitions >= k)) {
+          if (crashed) break; // the JVM is gone: nothing after the crash runs
           const status = options.repStatus?.(c.name, k) ?? 'success';
-          if (status !== 'missing') cases.push({ suite: c.suite, name: c.name, status });
+          if (status === 'missing') continue;
+          log.push(JSON.stringify({ task: repTask, event: 'started', className: c.suite, name: c.name }));
+          if (status === 'crash') {
+            crashed = true;
+            continue;
+          }
+          cases.push({ suite: c.suite, name: c.name, status });
+          log.push(JSON.stringify({ task: repTask, className: c.suite, name: c.name, result: status.toUpperCase(), durationMs: 5 }));
         }
         const repDir = path.join(plan.resultsDir, task.id, `rep-${k}`);
         await mkdir(repDir, { recursive: true });
-        await writeFile(path.join(repDir, 'TEST-x.xml'), junitXml(cases));
+        // Gradle writes a class's XML when the class ends: a JVM that died leaves none.
+        if (!crashed) await writeFile(path.join(repDir, 'TEST-x.xml'), junitXml(cases));
       }
     }
+    if (!options.noStressLog) await writeFile(resultsLogPath(prop('manifest')!), log.map((l) => `${l}\n`).join(''));
+    await options.after?.('stress', args);
     return { exitCode: 0, interrupted: false, wallClockMs: 20 };
   };
   const setup = async (): Promise<GradleSetup> => {

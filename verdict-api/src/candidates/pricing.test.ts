@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_STRESS_PARAMETERS } from '../contract.js';
-import { formatDuration, price } from './pricing.js';
+import { formatDuration } from '../contract.js';
+import { price } from './pricing.js';
 
 const curve = DEFAULT_STRESS_PARAMETERS.curve;
 
@@ -27,6 +28,6 @@ describe('price', () => {
 
 describe('formatDuration', () => {
   it('prints ms, seconds and minutes', () => {
-    expect([formatDuration(4), formatDuration(1234), formatDuration(12_345), formatDuration(330_000)]).toEqual(['4ms', '1.2s', '12s', '5m 30s']);
+    expect([formatDuration(4), formatDuration(1234), formatDuration(12_345), formatDuration(330_000)]).toEqual(['4ms', '1.2s', '12.3s', '5m 30s']);
   });
 });

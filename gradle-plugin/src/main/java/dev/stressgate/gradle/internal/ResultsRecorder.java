@@ -10,9 +10,11 @@ import org.gradle.api.tasks.testing.TestListener;
 import org.gradle.api.tasks.testing.TestResult;
 
 /**
- * Appends one JSON line per finished test to {@code <manifest>.results.jsonl}: the identity as
- * the test framework reported it, which the JUnit XML may lose (JUnit 5 display names). The file
- * is truncated when the build starts, so it describes exactly one Gradle invocation.
+ * Appends one JSON line per started and per finished test to {@code <manifest>.results.jsonl}:
+ * the identity as the test framework reported it, which the JUnit XML may lose (JUnit 5 display
+ * names). A test that started and never finished was running when its JVM died (System.exit, an
+ * OOM kill, a native crash): Gradle then writes no JUnit XML for its class. The file is truncated
+ * when the build starts, so it describes exactly one Gradle invocation.
  */
 final class ResultsRecorder {
 
@@ -44,6 +46,12 @@ final class ResultsRecorder {
 
             @Override
             public void beforeTest(TestDescriptor test) {
+                Map<String, Object> line = new LinkedHashMap<String, Object>();
+                line.put("task", taskPath);
+                line.put("event", "started");
+                line.put("className", test.getClassName());
+                line.put("name", test.getName());
+                append(Json.write(line) + "\n");
             }
 
             @Override

@@ -1,0 +1,29 @@
+// The environment keys the CLI reads outside the resolved configuration (logging, temp files, the
+// plugin jar), checked before Gradle runs: a bad value is a usage error, never a stack trace.
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const BOOLEANS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
+
+/** Parses a boolean key: 1/true/yes or 0/false/no (any case); unset or empty is `fallback`. */
+export function booleanEnv(env: NodeJS.ProcessEnv, key: string, fallback = false): boolean {
+  const raw = env[key]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  const value = BOOLEANS[raw];
+  if (value === undefined) throw new UsageError(`${key}: expected 1, true, yes, 0, false or no; got ${JSON.stringify(env[key])}`);
+  return value;
+}
+
+/** Throws a UsageError naming the first environment key whose value cannot be used. */
+export function checkEnvironment(env: NodeJS.ProcessEnv): void {
+  const level = env['STRESS_GATE_LOG_LEVEL']?.trim();
+  if (level && !LOG_LEVELS.includes(level)) {
+    throw new UsageError(`STRESS_GATE_LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(env['STRESS_GATE_LOG_LEVEL'])}`);
+  }
+  booleanEnv(env, 'STRESS_GATE_KEEP_TEMP');
+  const jar = env['STRESS_GATE_PLUGIN_JAR'];
+  if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
+    throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);
+  }
+}

@@ -1,0 +1,129 @@
+// The gate's report as one structure of sentences: what the terminal report and the job summary
+// both render, so they can never say different things. Pure.
+import type { CandidateResult } from '../enforce/outcome.js';
+import { formatDuration, formatLimit, plural } from './format.js';
+import type { GateReport } from './gate-report.js';
+
+/** The section line, as the RFC prints it. */
+export const SECTION = 'Stress-testing new tests';
+
+/** One sentence of the report; `warning` ones are the gate speaking up. */
+export interface Sentence {
+  text: string;
+  warning: boolean;
+}
+
+/** The report, before it is laid out for a terminal or for Markdown. */
+export interface ReportDocument {
+  mode: GateReport['mode'];
+  /** What stopped the gate, or the guard that fired: printed in place of the candidate list. */
+  lead: Sentence[];
+  /** "3 new test cases, 2 stressed, 1 excluded", or null when there is no list. */
+  counts: string | null;
+  rows: { label: string; repetitions: string; outcome: string; candidate: CandidateResult }[];
+  /** Warnings after the list: findings, cuts, the gate's own problems. */
+  warnings: string[];
+}
+
+/** The document; null when there is nothing to say (not entitled, no candidates). */
+export function reportDocument(r: GateReport): ReportDocument | null {
+  const stop = r.stop;
+  if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], warnings: [] };
+  const stands = "nothing was stressed and the first pass's result stands";
+  const say = (text: string, warning = true) => doc.lead.push({ text, warning });
+  switch (stop?.kind) {
+    case 'first_pass_failed':
+      say('Skipped: the first pass failed, so no new test was stressed.', false);
+      return doc;
+    case 'not_configured':
+      say(`The gate is on (${r.mode}) but no verdict API is configured (missing ${stop.missing.join(', ')}); ${stands}.`);
+      return doc;
+    case 'server_unavailable':
+      say(`No verdict from the verdict API (${stop.problem}); ${stands}.`);
+      return doc;
+    case 'broken_results':
+      for (const e of stop.errors) say(e);
+      say(`The gate cannot trust this run's test results, so it cannot tell which tests are new; ${stands}.`);
+      return doc;
+    case 'gate_error':
+      say(`The gate could not run: ${stop.problem}. This is the gate's own trouble, not your tests': ${stands}.`);
+      return doc;
+    case 'cancelled':
+      say(`Cancelled by ${stop.signal}: the gate stopped${r.stressPass ? ' during the stress pass' : ''}; no verdict.`);
+      return doc;
+  }
+  if (r.guard) {
+    say(r.guard.reason, false);
+    return doc;
+  }
+  const c = r.counts;
+  const unstressed = c.notStressed + c.errors;
+  const extra = unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : '';
+  doc.counts = `${plural(c.examined, 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
+  const labels = candidateLabels(r.candidates);
+  doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
+  doc.warnings = warnings(r);
+  return doc;
+}
+
+/** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates share it. */
+export function candidateLabels(candidates: readonly CandidateResult[]): string[] {
+  const simple = (s: string) => s.slice(s.lastIndexOf('.') + 1);
+  const owners = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    const key = `${c.module} ${simple(c.suite)}`;
+    owners.set(key, (owners.get(key) ?? new Set()).add(c.suite));
+  }
+  return candidates.map((c) => {
+    const suite = owners.get(`${c.module} ${simple(c.suite)}`)!.size > 1 ? c.suite : simple(c.suite);
+    const label = `${suite}.${c.name}`;
+    return c.module === ':' ? label : `${c.module} ${label}`;
+  });
+}
+
+function outcomeWords(c: CandidateResult, r: GateReport): { repetitions: string; outcome: string } {
+  const ran = c.recorded.length;
+  const repetitions = c.outcome === 'excluded' ? formatDuration(c.durationMs) : ran < c.expected ? `${ran} of ${plural(c.expected, 'repetition')}` : plural(c.expected, 'repetition');
+  switch (c.outcome) {
+    case 'excluded':
+      return { repetitions, outcome: `excluded (${r.slowLimitMs ? `slower than ${formatLimit(r.slowLimitMs)}` : 'too slow'})` };
+    case 'passed':
+      return { repetitions, outcome: `passed${c.muted ? ' (muted)' : ''}` };
+    case 'failed':
+      return { repetitions, outcome: `${c.failures} failed${c.crashed ? ` (${crashWords(c.crashed)})` : ''}${c.muted ? ' (muted: cannot fail the gate)' : ''}` };
+    case 'not_stressed':
+      return { repetitions, outcome: `not stressed (${c.why})` };
+    case 'error':
+      return { repetitions, outcome: `not stressed (gate error: ${c.why})` };
+  }
+}
+
+function crashWords(n: number): string {
+  return n === 1 ? 'its JVM died once' : `its JVM died ${n} times`;
+}
+
+function warnings(r: GateReport): string[] {
+  const out: string[] = [];
+  const enforce = r.mode === 'enforce';
+  const blocking = r.candidates.filter((c) => !c.muted && c.outcome === 'failed');
+  const sentences = blocking.map(
+    (c) => `${c.name} failed ${c.failures} of ${plural(c.recorded.length, 'repetition')} and ${enforce ? 'blocked' : 'would have blocked'} this merge request.`,
+  );
+  if (!enforce && sentences.length) sentences[sentences.length - 1] += ' Pass --stress-new-tests enforce to make it blocking.';
+  out.push(...sentences);
+  for (const c of r.candidates.filter((x) => x.muted && x.outcome === 'failed')) {
+    out.push(`${c.name} failed ${c.failures} of ${plural(c.recorded.length, 'repetition')}; it is muted, so it cannot fail the gate.`);
+  }
+  if (r.counts.notStressed) {
+    const limit = r.ceilingSeconds ? `${formatLimit(r.ceilingSeconds * 1000, true)} ` : '';
+    const n = r.counts.notStressed;
+    out.push(`The ${limit}ceiling cut the stress pass: ${plural(n, 'new test case')} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`);
+  }
+  if (r.counts.errors) {
+    const n = r.counts.errors;
+    out.push(`The gate could not stress ${plural(n, 'new test case')} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`);
+  }
+  out.push(...r.problems);
+  return out;
+}

@@ -1,0 +1,94 @@
+// Runs the whole CLI (main) with a fake Gradle and a fake verdict API: the harness of the gate's
+// flow tests. Faults are fed in through the same adapters.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
+import { main } from '../../src/cli.js';
+import { silentLogger } from '../../src/log.js';
+import type { QuarantineSource } from '../../src/quarantine/quarantine-source.js';
+import { cannedVerdict } from './fake-verdict-server.js';
+import { fakeGradle, type FakeCase } from './fake-gradle.js';
+
+/** The suite of the default first pass. */
+export const S = 'com.shop.CheckoutTest';
+/** The default first pass: one old test, two new ones, one skipped. */
+export const cases: FakeCase[] = [
+  { suite: S, name: 'old' },
+  { suite: S, name: 'appliesDiscount' },
+  { suite: S, name: 'clearsCart' },
+  { suite: S, name: 'ignored', status: 'skipped' },
+];
+/** What the default fake verdict calls new. */
+export const isNew = (p: { name: string }) => p.name !== 'old';
+
+/** What to fake, and how. */
+export interface Setup {
+  firstPass?: FakeCase[];
+  exitCode?: number;
+  rawXml?: string;
+  repStatus?: (name: string, k: number) => 'success' | 'failure' | 'missing' | 'crash';
+  after?: (kind: 'first' | 'stress', args: string[]) => Promise<void>;
+  noStressLog?: boolean;
+  /** The runner throws this when asked for the stress pass. */
+  stressThrows?: Error;
+  git?: () => Promise<string | null>;
+  signal?: AbortSignal;
+  verdict?: (posted: never[]) => VerdictResponse | Response | Promise<never>;
+  env?: Record<string, string>;
+  quarantine?: QuarantineSource;
+  settings?: Record<string, unknown>;
+  /** Status for the run and gate uploads. */
+  uploadStatus?: number;
+}
+
+/** Runs `stress-orchestrator gradle test …args` against the fakes; returns what it said and did. */
+export async function run(args: string[], s: Setup = {}) {
+  const gradle = await fakeGradle({
+    firstPass: s.firstPass ?? cases,
+    exitCode: s.exitCode,
+    rawXml: s.rawXml,
+    repStatus: s.repStatus,
+    settings: s.settings,
+    after: s.after,
+    noStressLog: s.noStressLog,
+  });
+  const runner: typeof gradle.runner = async (exe, args, options) => {
+    if (s.stressThrows && args.some((a) => a.startsWith('-PstressGate.plan='))) throw s.stressThrows;
+    return gradle.runner(exe, args, options);
+  };
+  const requests: { url: string; body: unknown }[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    const body = JSON.parse(String(init.body));
+    requests.push({ url: String(url), body });
+    if (String(url).endsWith('/verdict')) {
+      const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(body.testCases);
+      return answer instanceof Response ? answer : Response.json(answer);
+    }
+    if (s.uploadStatus && !String(url).endsWith('/verdict')) return new Response('nope', { status: s.uploadStatus });
+    if (String(url).endsWith('/runs')) return Response.json({ runId: body.runId, shard: { index: 0, total: 1 }, testCases: 1, newTestCases: 0, duplicate: false });
+    return new Response('{}', { status: 201 });
+  }) as unknown as typeof globalThis.fetch;
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', STRESS_GATE_REQUEST_TIMEOUT_SECONDS: '1', ...s.env };
+  const code = await main(['gradle', 'test', '--report-file', path.join(gradle.dir, 'report.json'), ...args], {
+    env,
+    cwd: gradle.dir,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    logger: silentLogger(),
+    prepareGradle: gradle.setup,
+    gradleExecutable: async () => 'gradle',
+    runGradle: runner,
+    git: () => s.git ?? (async () => null),
+    quarantine: s.quarantine ?? { fetch: async () => new Set() },
+    fetch,
+    now: () => Date.now() - 60_000,
+    ...(s.signal ? { signal: s.signal } : {}),
+  });
+  const report = await readFile(path.join(gradle.dir, 'report.json'), 'utf8').then(JSON.parse, () => null);
+  // Warnings wrap at 80 columns; `flat` joins the continuation lines for matching.
+  const text = out.join('');
+  return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report };
+}
+
