@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../log.js';
 import { createVerdictClient } from './verdict-client.js';
 
@@ -31,5 +33,72 @@ describe('verdict client', () => {
     const r = await client(fetch).verdict({ testCases: [] });
     expect(r.ok).toBe(false);
     expect(!r.ok && r.problem).toMatch(/invalid response: projectId: /);
+  });
+});
+
+/** A loopback server answering each request with the next of `answers` (status, headers). */
+async function loopback(answers: { status: number; headers?: Record<string, string> }[], port = 0) {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push(body);
+      const a = answers[Math.min(seen.length - 1, answers.length - 1)]!;
+      res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
+      res.end(a.status === 201 ? '{}' : '{"error":{"code":"unavailable","message":"ClickHouse is unreachable"}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const gate = { mode: 'report' as const, outcome: 'passed' as const, candidatesExamined: 0, stressed: 0, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: false, testCases: [] };
+const real = (url: string, timeoutMs: number) =>
+  createVerdictClient({ serverUrl: url, project: 'p', token: 't', timeoutMs, logger: silentLogger(), backoffMs: () => 50 });
+
+describe('verdict client retries (real loopback server)', () => {
+  it('retries a 503, honouring Retry-After, until the server answers', async () => {
+    const s = await loopback([{ status: 503, headers: { 'retry-after': '0' } }, { status: 503, headers: { 'retry-after': '1' } }, { status: 201 }]);
+    const started = Date.now();
+    expect(await real(s.url, 5000).uploadGate('r1', gate)).toEqual({ ok: true, value: undefined });
+    expect(s.seen).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // waited the second Retry-After
+    await s.close();
+  });
+
+  it('retries a refused connection until the server comes up', async () => {
+    const probe = await loopback([{ status: 201 }]);
+    const port = Number(new URL(probe.url).port);
+    await probe.close();
+    const later = new Promise<Awaited<ReturnType<typeof loopback>>>((resolve) => setTimeout(() => resolve(loopback([{ status: 201 }], port)), 300));
+    expect(await real(probe.url, 5000).uploadGate('r1', gate)).toEqual({ ok: true, value: undefined });
+    const s = await later;
+    expect(s.seen).toHaveLength(1);
+    await s.close();
+  });
+
+  it('gives up within the timeout, saying how often it tried; a Retry-After beyond it is not waited for', async () => {
+    const s = await loopback([{ status: 503 }]);
+    const r = await real(s.url, 400).uploadGate('r1', gate);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problem).toMatch(/\/runs\/r1\/gate: HTTP 503 after \d+ attempts$/);
+    await s.close();
+    const long = await loopback([{ status: 503, headers: { 'retry-after': '60' } }]);
+    const started = Date.now();
+    const r2 = await real(long.url, 2000).uploadGate('r1', gate);
+    expect(!r2.ok && r2.problem).toMatch(/HTTP 503 \(Retry-After 60\)$/);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(long.seen).toHaveLength(1);
+    await long.close();
+  });
+
+  it('does not retry other errors (a 500 is an answer)', async () => {
+    const s = await loopback([{ status: 500 }, { status: 201 }]);
+    const r = await real(s.url, 2000).uploadGate('r1', gate);
+    expect(!r.ok && r.problem).toMatch(/HTTP 500 unavailable: ClickHouse is unreachable$/);
+    expect(s.seen).toHaveLength(1);
+    await s.close();
   });
 });
