@@ -1,11 +1,11 @@
 // Reads what the stress pass wrote: <resultsDir>/<id>/rep-<k>/*.xml, and assigns each
 // repetition to its candidate. A repetition that is not there is simply absent: outcome
 // classification (enforce/) decides what an absence means, never "passed".
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repetition } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import { parseJUnitXml, type XmlTestCase } from '../first-pass/junit-xml.js';
+import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
 import type { StressPlan } from './stress-plan.js';
 
 /** The XML cases of one repetition of one planned task. */
@@ -27,7 +27,7 @@ export async function readRepetitionReports(plan: StressPlan): Promise<{ reports
       const cases: XmlTestCase[] = [];
       for (const name of names) {
         const file = path.join(dir, name);
-        const parsed = parseJUnitXml(await readFile(file, 'utf8'), file);
+        const parsed = await readJUnitXmlFile(file);
         if (parsed.ok) cases.push(...parsed.cases);
         else errors.push(parsed.error);
       }
@@ -52,7 +52,9 @@ export function assignRepetitions(stress: readonly GateCandidate[], reports: rea
       const found = seen.get(JSON.stringify([cand.suite, cand.source.xmlName]))?.[cand.source.occurrence - 1];
       // A skipped repetition did not run: it is absent, like a missing one.
       if (!found || found.status === 'skipped') continue;
-      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: found.status, durationMs: found.durationMs });
+      // A repetition the build's own retry (test-retry) rescued still failed once: it disagreed.
+      const status = found.executions?.some((e) => e.status === 'failure') ? 'failure' : found.status;
+      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status, durationMs: found.durationMs });
     }
   }
   return out;
