@@ -6,7 +6,8 @@ import sax from 'sax';
 import { groupExecutions, type RawTestCase } from './organic-retries.js';
 import type { JUnitXmlResult } from './junit-xml.js';
 
-/** The longest run of text, attribute value or name the parser buffers (characters). */
+/** The longest run of text, attribute value or name the parser buffers (characters; sax checks
+ * between writes, so one written chunk more at most). */
 export const MAX_BUFFER_CHARS = 8 * 1024 * 1024;
 /** More test cases than this in one report is refused rather than held in memory. */
 export const MAX_CASES_PER_FILE = 1_000_000;

@@ -24,10 +24,13 @@ export interface XmlTestCase {
 /** The cases of one file, or an error naming it. */
 export type JUnitXmlResult = { ok: true; cases: XmlTestCase[] } | { ok: false; error: string };
 
+const SLICE_CHARS = 64 * 1024;
+
 /** Pure: parses a whole report held in a string (for tests and small inputs). */
 export function parseJUnitXml(xml: string, file: string): JUnitXmlResult {
   const reader = createJUnitXmlReader(file);
-  reader.write(xml);
+  // In slices, as from a file: the parser checks its buffer bounds between writes.
+  for (let i = 0; i < xml.length && reader.write(xml.slice(i, i + SLICE_CHARS)); i += SLICE_CHARS);
   return reader.end();
 }
 
