@@ -64,3 +64,10 @@ export function groupExecutions(raw: readonly RawTestCase[]): XmlTestCase[] {
     return executions.length > 1 ? { suite, name, status, durationMs, executions } : { suite, name, status, durationMs };
   });
 }
+
+/** The executions of a retried case as the run upload's organic repetitions (skipped ones dropped). */
+export function organicRepetitions(executions: readonly XmlExecution[]): { repetition: number; status: 'success' | 'failure'; durationMs: number }[] {
+  return executions
+    .filter((e): e is XmlExecution & { status: 'success' | 'failure' } => e.status !== 'skipped')
+    .map((e, i) => ({ repetition: i + 1, status: e.status, durationMs: e.durationMs }));
+}

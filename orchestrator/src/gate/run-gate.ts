@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
+import { organicRepetitions } from '../first-pass/organic-retries.js';
 import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
@@ -104,6 +105,7 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
       status: c.status,
       durationMs: c.durationMs,
       muted: c.muted,
+      ...(c.executions ? { repetitions: organicRepetitions(c.executions) } : {}),
     })),
   });
   if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${result.problem}\n`);
