@@ -88,7 +88,8 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 }
 
 async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<void> {
-  const ci = await detectCiEnv(deps.env, deps.git(config.projectDir));
+  const ci = await detectCiEnv(deps.env, deps.git(config.projectDir), config.projectDir);
+  if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
   const result = await client.uploadRun({
     runId: config.runId,
     branch: ci.branch,
