@@ -56,10 +56,11 @@ describe('identities on a real build', () => {
     const lines = report.candidates.map((c: { suite: string; name: string; outcome: string; recorded: unknown[] }) => [`${c.suite}.${c.name}`, c.outcome, c.recorded.length]);
     expect(lines).toEqual([
       ['com.id.ATest.inherited', 'passed', 3],
-      ['com.id.ATest.inherited', 'passed', 3],
       ['com.id.GrößeTest.größe', 'passed', 3],
       ['com.id.Outer$Inner.inner', 'passed', 3],
       ['com.id.SumTest.adds[2: 2+3 "five"]', 'passed', 3],
+      // integrationTest's copy: its module is the task path, which sorts after the project's.
+      ['com.id.ATest.inherited', 'passed', 3],
     ]);
     expect(code).toBe(0);
   }, 180_000);
