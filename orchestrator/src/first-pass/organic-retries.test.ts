@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJUnitXmlFile } from './junit-xml.js';
-import { groupExecutions } from './organic-retries.js';
+import { groupExecutions, organicRepetitions } from './organic-retries.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/junit-xml');
 
@@ -116,6 +116,19 @@ describe('organic retries', () => {
     expect(cases).toEqual([
       { suite: 'S', name: 'x', status: 'failure', durationMs: 5, executions: [{ status: 'failure', durationMs: 5 }, { status: 'skipped', durationMs: 0 }] },
       { suite: 'S', name: 'y', status: 'success', durationMs: 9, executions: [{ status: 'failure', durationMs: 4 }, { status: 'success', durationMs: 9 }] },
+    ]);
+  });
+
+  it('turns executions into the upload\'s organic repetitions, numbered, skipped ones dropped', () => {
+    expect(
+      organicRepetitions([
+        { status: 'failure', durationMs: 5 },
+        { status: 'skipped', durationMs: 0 },
+        { status: 'success', durationMs: 4 },
+      ]),
+    ).toEqual([
+      { repetition: 1, status: 'failure', durationMs: 5 },
+      { repetition: 2, status: 'success', durationMs: 4 },
     ]);
   });
 });
