@@ -1,68 +1,77 @@
-// Branch, commit and is_ci for the run upload: from the CI provider's environment, else git.
+// Branch, commit and is_ci for the run upload: the STRESS_GATE_* overrides, else the CI service
+// as env-ci knows it (30+ services), else git.
+import envCi from 'env-ci';
+import { booleanEnv } from '../config/environment.js';
 
 /** Where this run happened, as the verdict API records it. */
 export interface CiEnv {
   branch: string;
   commit: string;
   isCi: boolean;
-  /** Which provider (or "git", or "unknown") the values came from. */
+  /** Which service (env-ci's id, "override", "git" or "unknown") the branch came from. */
   source: string;
+  /** Said on every run when set: e.g. a detached HEAD on CI, where history cannot accumulate. */
+  warning?: string;
 }
 
 /** Runs `git <args>` in the project and returns trimmed stdout, or null when git fails. */
 export type GitRunner = (args: string[]) => Promise<string | null>;
 
-interface Provider {
-  name: string;
-  detect: (env: NodeJS.ProcessEnv) => boolean;
-  branch: (env: NodeJS.ProcessEnv) => string | undefined;
-  commit: (env: NodeJS.ProcessEnv) => string | undefined;
+const nonEmpty = (...values: (string | undefined)[]) => values.map((s) => s?.trim()).find((s) => s !== undefined && s !== '');
+
+// What env-ci gets wrong or leaves out for our purpose (the source branch of a merge request).
+function serviceBranch(env: NodeJS.ProcessEnv, found: { service?: string; branch?: string; prBranch?: string; isPr?: boolean }): string | undefined {
+  switch (found.service) {
+    // env-ci's prBranch is "refs/pull/12/merge" there; GITHUB_HEAD_REF is the source branch.
+    case 'github':
+      return nonEmpty(env['GITHUB_HEAD_REF'], found.isPr ? undefined : found.branch, env['GITHUB_REF_NAME']);
+    // The Git plugin says "origin/feature"; multibranch pipelines say BRANCH_NAME.
+    case 'jenkins':
+      return nonEmpty(found.isPr ? found.prBranch : undefined, env['BRANCH_NAME'], env['CHANGE_BRANCH'], found.branch)?.replace(/^origin\//, '');
+    // env-ci asks git there; CodeBuild's webhook says refs/heads/feature.
+    case 'codebuild':
+      return nonEmpty(env['CODEBUILD_WEBHOOK_HEAD_REF']?.replace(/^refs\/heads\//, ''), found.branch);
+    default:
+      return nonEmpty(found.isPr ? found.prBranch : undefined, found.branch);
+  }
 }
 
-const nonEmpty = (...values: (string | undefined)[]) => values.find((s) => s !== undefined && s.trim() !== '');
+/** STRESS_GATE_IS_CI as a boolean (1/true/yes, 0/false/no), or undefined when unset. */
+function isCiOverride(env: NodeJS.ProcessEnv): boolean | undefined {
+  return env['STRESS_GATE_IS_CI']?.trim() ? booleanEnv(env, 'STRESS_GATE_IS_CI') : undefined;
+}
 
-// Order matters: providers also set CI=true, so the generic one comes last.
-const PROVIDERS: Provider[] = [
-  {
-    name: 'github-actions',
-    detect: (e) => e['GITHUB_ACTIONS'] === 'true',
-    // GITHUB_HEAD_REF is the source branch on pull_request events; GITHUB_REF_NAME is "123/merge" there.
-    branch: (e) => nonEmpty(e['GITHUB_HEAD_REF'], e['GITHUB_REF_NAME']),
-    commit: (e) => e['GITHUB_SHA'],
-  },
-  {
-    name: 'gitlab-ci',
-    detect: (e) => e['GITLAB_CI'] === 'true',
-    branch: (e) => nonEmpty(e['CI_MERGE_REQUEST_SOURCE_BRANCH_NAME'], e['CI_COMMIT_REF_NAME']),
-    commit: (e) => e['CI_COMMIT_SHA'],
-  },
-  { name: 'buildkite', detect: (e) => e['BUILDKITE'] === 'true', branch: (e) => e['BUILDKITE_BRANCH'], commit: (e) => e['BUILDKITE_COMMIT'] },
-  { name: 'circleci', detect: (e) => e['CIRCLECI'] === 'true', branch: (e) => e['CIRCLE_BRANCH'], commit: (e) => e['CIRCLE_SHA1'] },
-  {
-    name: 'jenkins',
-    detect: (e) => nonEmpty(e['JENKINS_URL'], e['JENKINS_HOME']) !== undefined,
-    // GIT_BRANCH is "origin/feature" with the Git plugin; BRANCH_NAME (multibranch) is bare.
-    branch: (e) => nonEmpty(e['BRANCH_NAME'], e['GIT_BRANCH']?.replace(/^origin\//, '')),
-    commit: (e) => e['GIT_COMMIT'],
-  },
-  { name: 'ci', detect: (e) => e['CI'] === 'true' || e['CI'] === '1', branch: () => undefined, commit: () => undefined },
-];
+/**
+ * Detects where this run happened. `cwd` is where env-ci may run git (the project directory).
+ * Throws UsageError on an invalid STRESS_GATE_IS_CI.
+ */
+export async function detectCiEnv(env: NodeJS.ProcessEnv, git: GitRunner, cwd: string = process.cwd()): Promise<CiEnv> {
+  const forcedCi = isCiOverride(env);
+  const forcedBranch = nonEmpty(env['STRESS_GATE_BRANCH']);
+  const forcedCommit = nonEmpty(env['STRESS_GATE_COMMIT']);
+  const found = envCi({ env, cwd });
+  const service = found.isCi ? found.service : undefined;
+  // env-ci says "CI" for CI=false too; a generic CI variable counts only when it is truthy.
+  const genericCi = !service && ['true', '1'].includes((env['CI'] ?? '').trim().toLowerCase());
+  const isCi = forcedCi ?? (service !== undefined || genericCi);
 
-/** Detects the CI provider, filling what it does not say from git. */
-export async function detectCiEnv(env: NodeJS.ProcessEnv, git: GitRunner): Promise<CiEnv> {
-  const provider = PROVIDERS.find((p) => p.detect(env));
-  let branch = provider?.branch(env)?.trim() || undefined;
-  let commit = provider?.commit(env)?.trim() || undefined;
+  let branch = forcedBranch ?? (service ? serviceBranch(env, found) : undefined);
+  let commit = forcedCommit ?? nonEmpty(service ? found.commit : undefined);
+  let source = forcedBranch ? 'override' : branch ? service! : 'unknown';
   if (branch === undefined) {
     const head = await git(['rev-parse', '--abbrev-ref', 'HEAD']);
     // A detached HEAD says "HEAD", which is no branch.
-    if (head && head !== 'HEAD') branch = head;
+    if (head && head !== 'HEAD') {
+      branch = head;
+      source = 'git';
+    }
   }
-  if (commit === undefined) commit = (await git(['rev-parse', 'HEAD'])) ?? undefined;
-  return {
-    branch: branch ?? 'unknown',
-    commit: commit ?? '',
-    isCi: provider !== undefined,
-    source: provider?.name ?? (branch !== undefined ? 'git' : 'unknown'),
-  };
+  commit ??= (await git(['rev-parse', 'HEAD'])) ?? undefined;
+  const result: CiEnv = { branch: branch ?? 'unknown', commit: commit ?? '', isCi, source };
+  if (branch === undefined && isCi) {
+    result.warning =
+      'no branch found: this CI job runs on a detached HEAD and its CI service does not name the branch, so the run is recorded on branch "unknown" and history will not accumulate. ' +
+      'Set STRESS_GATE_BRANCH to the branch (e.g. from your CI\'s variables), or check out with the branch (e.g. git checkout -B "$BRANCH").';
+  }
+  return result;
 }

@@ -23,6 +23,7 @@ describe('the environment keys outside the configuration', () => {
     ['STRESS_GATE_SHARD_INDEX', '-1'],
     ['STRESS_GATE_URL', 'not a url'],
     ['STRESS_GATE_RUN_ID', 'has spaces'],
+    ['STRESS_GATE_IS_CI', 'sometimes'],
   ])('%s=%s stops the CLI with exit 2 before Gradle runs, never a stack trace', async (key, value) => {
     const r = await run(['--stress-new-tests', 'report'], { env: { [key]: value } });
     expect(r.code).toBe(2);

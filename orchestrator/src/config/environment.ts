@@ -22,6 +22,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
     throw new UsageError(`STRESS_GATE_LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(env['STRESS_GATE_LOG_LEVEL'])}`);
   }
   booleanEnv(env, 'STRESS_GATE_KEEP_TEMP');
+  booleanEnv(env, 'STRESS_GATE_IS_CI');
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);

@@ -1,77 +1,67 @@
-// Parses one JUnit XML report (Gradle's TEST-*.xml, or any <testsuites>/<testsuite> file) into
-// test cases, in document order. Pure: the caller reads the file.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+// Reads one JUnit XML report (Gradle's TEST-*.xml, Surefire's, or any <testsuites>/<testsuite>
+// file) into test cases, in document order, streaming from the file with bounded memory. Hostile
+// input is an error value naming the file: broken XML, a DOCTYPE (entity bombs, XXE), invalid
+// UTF-8, buffers past MAX_BUFFER_CHARS.
+import { createReadStream } from 'node:fs';
+import { createJUnitXmlReader } from './junit-xml-reader.js';
 
-/** One <testcase> as the XML says it. */
+/** One execution of a test case (a retried test has several). */
+export interface XmlExecution {
+  status: 'success' | 'failure' | 'skipped';
+  durationMs: number;
+}
+
+/** One test case as the XML says it, retries folded in (see organic-retries.ts). */
 export interface XmlTestCase {
   suite: string;
   name: string;
   status: 'success' | 'failure' | 'skipped';
   durationMs: number;
+  /** Every execution in order when the build retried the test (two or more); absent otherwise. */
+  executions?: XmlExecution[];
 }
 
 /** The cases of one file, or an error naming it. */
 export type JUnitXmlResult = { ok: true; cases: XmlTestCase[] } | { ok: false; error: string };
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Names are identities: keep leading/trailing spaces and never turn "1e3" into a number.
-  trimValues: false,
-  parseAttributeValue: false,
-  parseTagValue: false,
-  // Decodes numeric character references (&#233;) as well as the five XML entities.
-  htmlEntities: true,
-  isArray: (tag) => tag === 'testsuite' || tag === 'testcase' || tag === 'testsuites',
-});
+const SLICE_CHARS = 64 * 1024;
 
-type Node = Record<string, unknown>;
-
-/** Parses `xml` (read from `file`, named in errors). Broken XML is an error value, not a throw. */
+/** Pure: parses a whole report held in a string (for tests and small inputs). */
 export function parseJUnitXml(xml: string, file: string): JUnitXmlResult {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    return { ok: false, error: `${file}: broken JUnit XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}` };
-  }
-  let doc: Node;
+  const reader = createJUnitXmlReader(file);
+  // In slices, as from a file: the parser checks its buffer bounds between writes.
+  for (let i = 0; i < xml.length && reader.write(xml.slice(i, i + SLICE_CHARS)); i += SLICE_CHARS);
+  return reader.end();
+}
+
+/** Reads `file` as a stream: memory stays bounded whatever its size. Never throws. */
+export async function readJUnitXmlFile(file: string): Promise<JUnitXmlResult> {
+  const reader = createJUnitXmlReader(file);
+  // fatal: invalid UTF-8 is an error, not silently replaced (the names are identities).
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  let offset = 0;
   try {
-    doc = parser.parse(xml) as Node;
-  } catch (e) {
-    return { ok: false, error: `${file}: broken JUnit XML: ${(e as Error).message}` };
-  }
-  const suites: Node[] = [];
-  const collect = (node: Node) => {
-    for (const s of asArray(node['testsuite'])) {
-      suites.push(s);
-      collect(s); // nested suites (some tools nest <testsuite>)
-    }
-    for (const group of asArray(node['testsuites'])) collect(group);
-  };
-  collect(doc);
-  if (suites.length === 0) return { ok: false, error: `${file}: not a JUnit XML report (no <testsuite> element)` };
-
-  const cases: XmlTestCase[] = [];
-  for (const suite of suites) {
-    for (const tc of asArray(suite['testcase'])) {
-      const name = attr(tc, 'name');
-      const suiteName = attr(tc, 'classname') ?? attr(suite, 'name');
-      if (name === undefined || suiteName === undefined) {
-        return { ok: false, error: `${file}: a <testcase> has no name or classname` };
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        return { ok: false, error: `${file}: not valid UTF-8 (within bytes ${offset}-${offset + chunk.length - 1}); JUnit XML must be UTF-8` };
       }
-      const seconds = Number(attr(tc, 'time') ?? '0');
-      const status = 'failure' in tc || 'error' in tc ? 'failure' : 'skipped' in tc ? 'skipped' : 'success';
-      cases.push({ suite: suiteName, name, status, durationMs: Number.isFinite(seconds) ? Math.max(0, Math.round(seconds * 1000)) : 0 });
+      offset += chunk.length;
+      if (!reader.write(text)) break;
     }
+    try {
+      const rest = decoder.decode();
+      if (rest) reader.write(rest);
+    } catch {
+      return { ok: false, error: `${file}: not valid UTF-8 (it ends inside a character); JUnit XML must be UTF-8` };
+    }
+  } catch (e) {
+    return { ok: false, error: `${file}: could not be read: ${(e as Error).message}` };
+  } finally {
+    stream.destroy();
   }
-  return { ok: true, cases };
-}
-
-function asArray(value: unknown): Node[] {
-  if (value === undefined || value === null || value === '') return [];
-  return (Array.isArray(value) ? value : [value]).filter((x): x is Node => typeof x === 'object' && x !== null);
-}
-
-function attr(node: Node, key: string): string | undefined {
-  const value = node[key];
-  return typeof value === 'string' ? value : undefined;
+  return reader.end();
 }

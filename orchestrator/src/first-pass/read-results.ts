@@ -1,8 +1,8 @@
 // Reads this run's JUnit XML of every Test task (files written at or after the run started).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestTask } from '../gradle/manifest.js';
-import { parseJUnitXml, type XmlTestCase } from './junit-xml.js';
+import { readJUnitXmlFile, type XmlTestCase } from './junit-xml.js';
 import type { TaskResults } from './test-case-result.js';
 
 /** What the XML of a set of Test tasks says. `errors` are broken files; `notes` are for the user. */
@@ -53,7 +53,7 @@ export async function readResults(tasks: readonly TestTask[], sinceMs: number, l
     }
     const cases = [];
     for (const file of files) {
-      const parsed = parseJUnitXml(await readFile(file, 'utf8'), file);
+      const parsed = await readJUnitXmlFile(file);
       if (parsed.ok) cases.push(...parsed.cases);
       else out.errors.push(parsed.error);
     }

@@ -21,17 +21,53 @@ describe('assignIdentities', () => {
     ]);
   });
 
-  it('keeps per-task entries when two Test tasks of one module run the same class, never merging', () => {
+  it('tells two Test tasks of one module apart by the task, not by order', () => {
     const r = assignIdentities([
       { task: ':app:integrationTest', module: ':app', cases: [ok('A', 'x')] },
       { task: ':app:test', module: ':app', cases: [ok('A', 'x')] },
       { task: ':lib:test', module: ':lib', cases: [ok('A', 'x')] },
+      { task: ':test', module: ':', cases: [ok('A', 'x')] },
+      { task: ':slowTest', module: ':', cases: [ok('A', 'x')] },
     ]);
-    // `test` keeps the plain identities, so adding integrationTest renames nothing that existed.
     expect(r.map((c) => [c.module, c.name, c.task, c.occurrence])).toEqual([
       [':app', 'x', ':app:test', 1],
-      [':app', 'x [#2]', ':app:integrationTest', 1],
+      [':app:integrationTest', 'x', ':app:integrationTest', 1],
       [':lib', 'x', ':lib:test', 1],
+      [':slowTest', 'x', ':slowTest', 1],
+      [':', 'x', ':test', 1],
+    ].sort((a, b) => (a[2]! < b[2]! ? -1 : 1)));
+  });
+
+  it('adding a Test task on a branch renames no identity that existed before it', () => {
+    const before = assignIdentities([{ task: ':app:test', module: ':app', cases: [ok('A', 'x'), ok('A', 'x'), ok('B', 'y')] }]);
+    const after = assignIdentities([
+      { task: ':app:aaaTest', module: ':app', cases: [ok('A', 'x'), ok('A', 'x'), ok('B', 'y')] },
+      { task: ':app:test', module: ':app', cases: [ok('A', 'x'), ok('A', 'x'), ok('B', 'y')] },
+    ]);
+    const ids = (rs: typeof before) => rs.filter((c) => c.task === ':app:test').map((c) => [c.module, c.suite, c.name]);
+    expect(ids(after)).toEqual(ids(before));
+    // And the other task's identities do not depend on whether `test` ran.
+    const alone = assignIdentities([{ task: ':app:aaaTest', module: ':app', cases: [ok('A', 'x'), ok('A', 'x'), ok('B', 'y')] }]);
+    expect(alone.map((c) => [c.module, c.name])).toEqual(after.filter((c) => c.task === ':app:aaaTest').map((c) => [c.module, c.name]));
+  });
+
+  it('keeps a retried case as one identity with its executions (no " [#n]")', () => {
+    const retried = { suite: 'A', name: 'x', status: 'success' as const, durationMs: 2, executions: [{ status: 'failure' as const, durationMs: 3 }, { status: 'success' as const, durationMs: 2 }] };
+    const r = assignIdentities([{ task: ':app:test', module: ':app', cases: [retried, ok('A', 'y')] }]);
+    expect(r.map((c) => [c.name, c.status, c.executions?.length])).toEqual([
+      ['x', 'success', 2],
+      ['y', 'success', undefined],
+    ]);
+  });
+
+  it('settles a clash of a root task with a project of the same path by " [#n]" in task order', () => {
+    const r = assignIdentities([
+      { task: ':it:test', module: ':it', cases: [ok('A', 'x')] },
+      { task: ':it', module: ':', cases: [ok('A', 'x')] },
+    ]);
+    expect(r.map((c) => [c.module, c.name, c.task])).toEqual([
+      [':it', 'x', ':it'],
+      [':it', 'x [#2]', ':it:test'],
     ]);
   });
 

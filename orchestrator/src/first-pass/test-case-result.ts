@@ -1,6 +1,6 @@
 // One test case of the first pass, with its identity and where to find it again.
 import type { TestCaseIdentity } from '@stress-gate/verdict-api/contract';
-import type { XmlTestCase } from './junit-xml.js';
+import type { XmlExecution, XmlTestCase } from './junit-xml.js';
 
 /** A test case that ran in the first pass. `name` is the (possibly disambiguated) identity name. */
 export interface TestCaseResult extends TestCaseIdentity {
@@ -12,6 +12,8 @@ export interface TestCaseResult extends TestCaseIdentity {
   xmlName: string;
   /** 1-based index among the task's results with the same suite and xmlName (document order). */
   occurrence: number;
+  /** The build's own retries of it (organic repetitions), in order; absent when it ran once. */
+  executions?: XmlExecution[];
 }
 
 /** The XML cases of one Test task, in the order its reports were read. */
@@ -27,45 +29,53 @@ export function identityKey(id: TestCaseIdentity): string {
 }
 
 /**
- * Gives every result a unique identity within its module, never merging two results: the first
- * occurrence of (module, suite, name), in task order (the module's `test` task first, then the
- * others by path) then document order, keeps the plain name; the n-th gets the suffix " [#n]". This covers a Parameterized name repeated within one
- * task and one class run by two Test tasks of one project (e.g. test and integrationTest).
+ * The identity's module for a result of `task`: the project path for the module's `test` task,
+ * the task path (e.g. ":app:integrationTest") for any other Test task. It depends on the task's
+ * name only, never on which tasks ran, so adding a Test task renames nothing that existed.
+ */
+export function identityModule(task: string, module: string): string {
+  const prefix = module === ':' ? ':' : `${module}:`;
+  const name = task.startsWith(prefix) ? task.slice(prefix.length) : task;
+  return name === 'test' ? module : task;
+}
+
+/**
+ * Gives every result a unique identity, never merging two results. Its module is
+ * `identityModule(task, module)`; the n-th occurrence (n > 1, in document order) of a name
+ * within one task's reports gets the suffix " [#n]" (a Parameterized name repeated). Retries
+ * are not occurrences: the reader already folded them into one case. Tasks are taken by path,
+ * so the rare clash of two tasks on one identity module (a root task ":x" and the `test` task of
+ * a project ":x") is also settled by " [#n]", in task-path order.
  */
 export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[] {
-  // A module's `test` task first, then the others by path: adding, say, integrationTest on a
-  // branch must not rename the identities `test` already had (they would all look new).
-  const rank = (t: TaskResults) => [t.module, t.task.endsWith(':test') || t.task === 'test' ? 0 : 1, t.task] as const;
-  const ordered = [...tasks].sort((a, b) => {
-    const [ma, ra, pa] = rank(a);
-    const [mb, rb, pb] = rank(b);
-    return ma < mb ? -1 : ma > mb ? 1 : ra - rb || (pa < pb ? -1 : pa > pb ? 1 : 0);
-  });
-  const seenInModule = new Map<string, number>();
+  const ordered = [...tasks].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+  const seen = new Map<string, number>();
   const used = new Set<string>();
   const results: TestCaseResult[] = [];
   for (const t of ordered) {
+    const module = identityModule(t.task, t.module);
     const seenInTask = new Map<string, number>();
     for (const c of t.cases) {
-      const plain = identityKey({ module: t.module, suite: c.suite, name: c.name });
-      let n = seenInModule.get(plain) ?? 0;
+      const plain = identityKey({ module, suite: c.suite, name: c.name });
+      let n = seen.get(plain) ?? 0;
       let name: string;
       // A real test may already be called "x [#2]": skip suffixes that are taken.
       do {
         n++;
         name = n === 1 ? c.name : `${c.name} [#${n}]`;
-      } while (used.has(identityKey({ module: t.module, suite: c.suite, name })));
-      seenInModule.set(plain, n);
-      used.add(identityKey({ module: t.module, suite: c.suite, name }));
+      } while (used.has(identityKey({ module, suite: c.suite, name })));
+      seen.set(plain, n);
+      used.add(identityKey({ module, suite: c.suite, name }));
       const taskKey = JSON.stringify([c.suite, c.name]);
       const occurrence = (seenInTask.get(taskKey) ?? 0) + 1;
       seenInTask.set(taskKey, occurrence);
       results.push({
-        module: t.module,
+        module,
         suite: c.suite,
         name,
         status: c.status,
         durationMs: c.durationMs,
+        ...(c.executions ? { executions: c.executions } : {}),
         task: t.task,
         xmlName: c.name,
         occurrence,

@@ -7,6 +7,7 @@ import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
+import { organicRepetitions } from '../first-pass/organic-retries.js';
 import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
@@ -123,7 +124,8 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 }
 
 async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<void> {
-  const ci = await detectCiEnv(deps.env, deps.git(config.projectDir));
+  const ci = await detectCiEnv(deps.env, deps.git(config.projectDir), config.projectDir);
+  if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
   const result = await client.uploadRun({
     runId: config.runId,
     branch: ci.branch,
@@ -140,6 +142,7 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
       status: c.status,
       durationMs: c.durationMs,
       muted: c.muted,
+      ...(c.executions ? { repetitions: organicRepetitions(c.executions) } : {}),
     })),
   });
   if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${result.problem}\n`);

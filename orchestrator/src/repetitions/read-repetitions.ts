@@ -3,11 +3,11 @@
 // that left no result is simply absent: outcome classification (enforce/) decides what an absence
 // means, never "passed". A candidate that started in a repetition and never finished was running
 // when that JVM died (System.exit, OOM kill, native crash): that repetition is a failure.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repetition } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import { parseJUnitXml, type XmlTestCase } from '../first-pass/junit-xml.js';
+import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
 import type { ResultsLog } from '../first-pass/results-log.js';
 import type { StressPlan } from './stress-plan.js';
 
@@ -47,8 +47,7 @@ export async function readRepetitionReports(plan: StressPlan, log?: ResultsLog):
       const cases: XmlTestCase[] = [];
       for (const name of names) {
         const file = path.join(dir, name);
-        const text = await readFile(file, 'utf8').catch((e: Error) => e);
-        const parsed = text instanceof Error ? { ok: false as const, error: `${file}: unreadable: ${text.message}` } : parseJUnitXml(text, file);
+        const parsed = await readJUnitXmlFile(file);
         if (parsed.ok) cases.push(...parsed.cases);
         else errors.push(parsed.error);
       }
@@ -85,7 +84,9 @@ export function assignRepetitions(stress: readonly GateCandidate[], reports: rea
       }
       // A skipped repetition did not run: it is absent, like a missing one.
       if (!found || found.status === 'skipped') continue;
-      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: found.status, durationMs: found.durationMs });
+      // A repetition the build's own retry (test-retry) rescued still failed once: it disagreed.
+      const status = found.executions?.some((e) => e.status === 'failure') ? 'failure' : found.status;
+      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status, durationMs: found.durationMs });
     }
   }
   return out;
