@@ -253,3 +253,54 @@ export const ErrorBody = v.object({
   error: v.object({ code: v.string(), message: v.string(), field: v.optional(v.string()) }),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+
+/** A test case's quarantine state: enabled, muted (runs, failure masked) or skipped (not run). */
+export const QuarantineState = v.picklist(['enabled', 'muted', 'skipped']);
+export type QuarantineState = v.InferOutput<typeof QuarantineState>;
+
+const QuarantineFields = {
+  state: QuarantineState,
+  owner: text(256),
+  reason: text(4096),
+  issueUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'))), null),
+  expiresAt: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'))), null),
+};
+
+/** PUT /api/v1/projects/:project/quarantine/:testCaseId: set a test case's quarantine. */
+export const QuarantineWrite = v.object(QuarantineFields);
+export type QuarantineWrite = v.InferInput<typeof QuarantineWrite>;
+
+/** POST /api/v1/projects/:project/quarantine: the same, naming the test by its identity. */
+export const QuarantineWriteByIdentity = v.object({ ...TestCaseIdentity.entries, ...QuarantineFields });
+export type QuarantineWriteByIdentity = v.InferInput<typeof QuarantineWriteByIdentity>;
+
+/** DELETE /api/v1/projects/:project/quarantine/:testCaseId: an optional reason for the audit. */
+export const UnquarantineBody = v.object({ reason: v.optional(text(4096)) });
+
+/** One quarantined test case as GET …/quarantine lists it. */
+export const QuarantinedTest = v.object({
+  ...TestCaseIdentity.entries,
+  testCaseId: v.string(),
+  state: v.picklist(['muted', 'skipped']),
+  owner: v.string(),
+  reason: v.string(),
+  issueUrl: v.nullable(v.string()),
+  expiresAt: v.nullable(v.string()),
+  changedBy: v.string(),
+  changedAt: v.string(),
+});
+export type QuarantinedTest = v.InferOutput<typeof QuarantinedTest>;
+
+/** GET /api/v1/projects/:project/quarantine?limit=&cursor=: one page; nextCursor null on the last. */
+export const QuarantineListResponse = v.object({
+  tests: v.array(QuarantinedTest),
+  nextCursor: v.nullable(v.string()),
+});
+export type QuarantineListResponse = v.InferOutput<typeof QuarantineListResponse>;
+
+/** POST /api/v1/projects/:project/webhooks: where alerts go and the secret that signs them. */
+export const WebhookCreate = v.object({
+  url: v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must be an http or https URL')),
+  secret: v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'), v.maxLength(256, 'must be at most 256 characters')),
+});
+export type WebhookCreate = v.InferInput<typeof WebhookCreate>;

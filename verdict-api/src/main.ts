@@ -25,7 +25,7 @@ commands:
   admin create-token --project H
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
-             STRESS_GATE_DATA_DIR (.data/chdb), LOG_LEVEL (info)
+             STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: stop the server before running admin commands against it.`;
 
 class UsageError extends Error {}
@@ -65,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
 async function serveCommand(config: Config): Promise<number> {
   const log = createLogger(config.LOG_LEVEL);
   const db = openDatabase(config);
-  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT);
+  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, { sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000 });
   process.stdout.write(`verdict API listening on ${server.url} (${db.engine.kind} ClickHouse, database ${db.name})\n`);
   return waitForSignal(async () => {
     await server.close();
@@ -85,7 +85,7 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
     project = await createProject(db, { accountId: account.accountId, handle: 'demo', defaultBranch: 'main' });
   }
   const { token } = await createToken(db, project.projectId);
-  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT);
+  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, { sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000 });
   const env = `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\n`;
   if (values['write-env']) writeFileSync(values['write-env'], env, { mode: 0o600 });
   process.stdout.write(

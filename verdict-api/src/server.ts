@@ -1,6 +1,9 @@
 // Serves the app on a real port.
 import { serve, type ServerType } from '@hono/node-server';
+import { createWebhookDispatcher } from './alerts/webhook-dispatcher.js';
+import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
+import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
 import type { Database } from './storage/database.js';
 import { migrationGate } from './storage/open.js';
@@ -11,10 +14,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(db: Database, log: Logger, host: string, port: number): Promise<RunningServer> {
+/** Serves the API; alerts go to the project's webhooks and the sweep runs every `sweepIntervalMs` (default 5 min). */
+export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number } = {}): Promise<RunningServer> {
   const ready = migrationGate(db, log);
   await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
-  const app = createApp({ db, log, ready });
+  const notifier = createWebhookDispatcher({ db, log });
+  const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
+  const app = createApp({ db, log, ready, notifier, clock: systemClock });
   return new Promise((resolve) => {
     const server: ServerType = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
       const url = `http://${host}:${info.port}`;
@@ -22,7 +28,11 @@ export async function startServer(db: Database, log: Logger, host: string, port:
       resolve({
         url,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: async () => {
+          await sweeper.stop();
+          await new Promise<void>((done) => server.close(() => done()));
+          await notifier.drain();
+        },
       });
     });
   });

@@ -86,6 +86,12 @@ export async function getProjectByHandle(db: Database, handle: string): Promise<
   return rows[0] ? toProject(rows[0]) : null;
 }
 
+/** Every project (the sweep walks them). */
+export async function listProjects(db: Database): Promise<Project[]> {
+  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL`);
+  return rows.map(toProject);
+}
+
 function toProject(r: ProjectRow): Project {
   const flakyPolicy: FlakyPolicy = {
     autoMarkFlaky: num(r.flaky_auto_mark) === 1,

@@ -16,11 +16,16 @@ export async function createToken(db: Database, projectId: string): Promise<{ to
 
 /** The project a (non-revoked) token belongs to, or null. */
 export async function projectIdForToken(db: Database, token: string): Promise<string | null> {
-  const rows = await db.engine.query<{ project_id: string; revoked: unknown }>(
-    sql`SELECT project_id, revoked FROM ${db.t('api_tokens')} FINAL WHERE token_hash = ${hashToken(token)}`,
+  return (await tokenGrant(db, token))?.projectId ?? null;
+}
+
+/** The project and token id of a (non-revoked) token, or null. */
+export async function tokenGrant(db: Database, token: string): Promise<{ projectId: string; tokenId: string } | null> {
+  const rows = await db.engine.query<{ project_id: string; token_id: string; revoked: unknown }>(
+    sql`SELECT project_id, toString(token_id) AS token_id, revoked FROM ${db.t('api_tokens')} FINAL WHERE token_hash = ${hashToken(token)}`,
   );
   const r = rows[0];
-  return r && num(r.revoked) === 0 ? r.project_id : null;
+  return r && num(r.revoked) === 0 ? { projectId: r.project_id, tokenId: r.token_id } : null;
 }
 
 export function hashToken(token: string): string {

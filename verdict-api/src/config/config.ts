@@ -20,6 +20,8 @@ export const ConfigSchema = v.object({
   CLICKHOUSE_DATABASE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')), 'stress_gate'),
   /** chDB's data directory, kept across restarts. Default .data/chdb in the repository. */
   STRESS_GATE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
+  /** Seconds between sweeps (flaky-mark cooldown, quarantine expiry). Default 300. */
+  STRESS_GATE_SWEEP_INTERVAL_SECONDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), '300'),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

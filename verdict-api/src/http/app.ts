@@ -4,9 +4,13 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
-import { MAX_IDENTITIES, RunId } from '../contract.js';
-import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { type Notifier, noNotifier } from '../alerts/alert-event.js';
+import { type Clock, systemClock } from '../clock/clock.js';
+import { RunId } from '../contract.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { BadRequestError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
+import { onRunIngested } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { Logger } from '../log/logger.js';
@@ -15,8 +19,13 @@ import { renderRunReport } from '../run-report/render-markdown.js';
 import { settingsOf, writeSettings } from '../settings/settings.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
-import { authenticate, type Principal } from './auth.js';
+import type { AppEnv } from './app-env.js';
+import { authenticate } from './auth.js';
+import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
+import { jsonBody } from './json-body.js';
+import { quarantineRoutes } from './quarantine-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
 
 export interface AppDeps {
@@ -26,12 +35,18 @@ export interface AppDeps {
   ready: () => Promise<void>;
   /** Largest accepted body; 100,000 identities with long names fit well inside the default. */
   maxBodyBytes?: number;
+  /** Where flakiness alerts go. Default: nowhere (server.ts passes the webhook dispatcher). */
+  notifier?: Notifier;
+  /** The clock marks, cooldowns and quarantine expiry read. Default: the wall clock. */
+  clock?: Clock;
 }
 
-type Env = { Variables: { requestId: string; log: Logger; principal: Principal } };
+type Env = AppEnv;
 
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
   const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
   const app = new Hono<Env>();
 
@@ -72,14 +87,19 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   api.get('/:project/settings', (c) => c.json(settingsOf(c.get('principal').project)));
   api.patch('/:project/settings', async (c) => {
+    authorizeAdmin(c.get('principal'), 'settings.write');
     const patch = parseSettingsPatch(await jsonBody(c.req.raw));
     return c.json(settingsOf(await writeSettings(db, c.get('principal').project, patch)));
   });
   api.post('/:project/runs', async (c) => {
     const run = parseRunUpload(await jsonBody(c.req.raw, true));
-    return c.json(await ingestRun(db, c.get('principal').project, run), 201);
+    const { project } = c.get('principal');
+    const now = clock();
+    const result = await ingestRun(db, project, run, now);
+    if (!result.duplicate) await onRunIngested({ ...domain, log: c.get('log') }, project, run, now);
+    return c.json(result, 201);
   });
-  api.get('/:project/flaky-tests', async (c) => c.json(await flakyTests(db, c.get('principal').project)));
+  api.get('/:project/flaky-tests', async (c) => c.json(await flakyTests(db, c.get('principal').project, clock())));
   api.get('/:project/runs/:runId/report.md', async (c) => {
     const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
     return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
@@ -96,6 +116,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json(await verdict(db, project, account, request));
   });
 
+  quarantineRoutes(api, domain, clock);
+  webhookRoutes(api, db, clock);
+
   app.route('/api/v1/projects', api);
   return app;
 }
@@ -104,21 +127,4 @@ function runIdParam(value: string): string {
   const runId = v.safeParse(RunId, value);
   if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
   return runId.output;
-}
-
-/** Parses a JSON body; a list of more than MAX_IDENTITIES test cases is a 413, not a 400. */
-async function jsonBody(req: Request, countTestCases = false): Promise<unknown> {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    throw new BadRequestError('body: not valid JSON', 'body');
-  }
-  if (countTestCases && typeof body === 'object' && body !== null) {
-    const cases = (body as { testCases?: unknown }).testCases;
-    if (Array.isArray(cases) && cases.length > MAX_IDENTITIES) {
-      throw new VerdictApiError('PAYLOAD_TOO_LARGE', `testCases: ${cases.length} test cases exceed the limit of ${MAX_IDENTITIES} per request; split the upload`, 'testCases');
-    }
-  }
-  return body;
 }

@@ -12,7 +12,13 @@ export type TableName =
   | 'test_cases'
   | 'test_case_branch_presence'
   | 'gate_verdicts'
-  | 'gate_candidates';
+  | 'gate_candidates'
+  | 'flaky_marks'
+  | 'flaky_mark_history'
+  | 'quarantines'
+  | 'quarantine_audit'
+  | 'webhooks'
+  | 'webhook_deliveries';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {

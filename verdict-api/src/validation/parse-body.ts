@@ -1,13 +1,16 @@
 // Body validation shared by the HTTP layer and the domain: one valibot parse per body; the first
 // issue becomes a BadRequestError naming its field (the HTTP layer maps it to a 400).
 import * as v from 'valibot';
-import { GateUpload, ProjectSettingsPatch, RunUpload, VerdictRequest } from '../contract.js';
+import { GateUpload, ProjectSettingsPatch, QuarantineWrite, QuarantineWriteByIdentity, RunUpload, VerdictRequest, WebhookCreate } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';
 
 export type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
 export type ParsedVerdictRequest = v.InferOutput<typeof VerdictRequest>;
 export type ParsedGateUpload = v.InferOutput<typeof GateUpload>;
 export type ParsedSettingsPatch = v.InferOutput<typeof ProjectSettingsPatch>;
+export type ParsedQuarantineWrite = v.InferOutput<typeof QuarantineWrite>;
+export type ParsedQuarantineWriteByIdentity = v.InferOutput<typeof QuarantineWriteByIdentity>;
+export type ParsedWebhookCreate = v.InferOutput<typeof WebhookCreate>;
 
 /** Validates `input` against `schema` or throws a BadRequestError whose field is the issue's path. */
 export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -27,3 +30,6 @@ export const parseRunUpload = (input: unknown): ParsedRunUpload => parseBody(Run
 export const parseVerdictRequest = (input: unknown): ParsedVerdictRequest => parseBody(VerdictRequest, input);
 export const parseGateUpload = (input: unknown): ParsedGateUpload => parseBody(GateUpload, input);
 export const parseSettingsPatch = (input: unknown): ParsedSettingsPatch => parseBody(ProjectSettingsPatch, input);
+export const parseQuarantineWrite = (input: unknown): ParsedQuarantineWrite => parseBody(QuarantineWrite, input);
+export const parseQuarantineWriteByIdentity = (input: unknown): ParsedQuarantineWriteByIdentity => parseBody(QuarantineWriteByIdentity, input);
+export const parseWebhookCreate = (input: unknown): ParsedWebhookCreate => parseBody(WebhookCreate, input);

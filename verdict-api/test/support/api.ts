@@ -6,6 +6,8 @@ import { createApp } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Database } from '../../src/storage/database.js';
 import type { RunUpload } from '../../src/contract.js';
+import type { Notifier } from '../../src/alerts/alert-event.js';
+import type { Clock } from '../../src/clock/clock.js';
 
 export interface ProjectHandle {
   handle: string;
@@ -14,8 +16,8 @@ export interface ProjectHandle {
   token: string;
 }
 
-export function testApp(db: Database) {
-  const app = createApp({ db, log: silentLogger(), ready: async () => {} });
+export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock } = {}) {
+  const app = createApp({ db, log: silentLogger(), ready: async () => {}, ...options });
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await app.request(path, {
       method,

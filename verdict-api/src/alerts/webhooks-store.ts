@@ -1,0 +1,51 @@
+// Per-project webhooks: where alerts are delivered and the secret that signs them.
+import { randomUUID } from 'node:crypto';
+import { VerdictApiError } from '../errors/errors.js';
+import { formatDateTime, sql, uuid } from '../sql/bind.js';
+import { type Database } from '../storage/database.js';
+import { nextVersion } from '../storage/version.js';
+
+/** A webhook as the API shows it: never with its secret. */
+export interface WebhookInfo {
+  webhookId: string;
+  url: string;
+  createdAt: string;
+}
+
+/** A webhook with its secret, for the dispatcher. */
+export interface Webhook extends WebhookInfo {
+  secret: string;
+}
+
+/** Registers a webhook for a project. */
+export async function createWebhook(db: Database, projectId: string, input: { url: string; secret: string }, now: Date): Promise<WebhookInfo> {
+  const hook: Webhook = { webhookId: randomUUID(), url: input.url, secret: input.secret, createdAt: formatDateTime(now) };
+  await write(db, projectId, hook, true);
+  return { webhookId: hook.webhookId, url: hook.url, createdAt: hook.createdAt };
+}
+
+/** The project's active webhooks, secrets included. */
+export async function activeWebhooks(db: Database, projectId: string): Promise<Webhook[]> {
+  const rows = await db.engine.query<{ id: string; url: string; secret: string; created: string }>(sql`
+    SELECT toString(webhook_id) AS id, url, secret, toString(created_at) AS created FROM ${db.t('webhooks')} FINAL
+    WHERE project_id = ${uuid(projectId)} AND active = 1 ORDER BY created, id`);
+  return rows.map((r) => ({ webhookId: r.id, url: r.url, secret: r.secret, createdAt: r.created }));
+}
+
+/** The project's active webhooks without secrets. */
+export async function listWebhooks(db: Database, projectId: string): Promise<WebhookInfo[]> {
+  return (await activeWebhooks(db, projectId)).map(({ webhookId, url, createdAt }) => ({ webhookId, url, createdAt }));
+}
+
+/** Deactivates a webhook; NOT_FOUND when the project has no such active webhook. */
+export async function deleteWebhook(db: Database, projectId: string, webhookId: string): Promise<void> {
+  const hook = (await activeWebhooks(db, projectId)).find((h) => h.webhookId === webhookId);
+  if (!hook) throw new VerdictApiError('NOT_FOUND', `no webhook ${webhookId} in this project`);
+  await write(db, projectId, hook, false);
+}
+
+async function write(db: Database, projectId: string, hook: Webhook, active: boolean): Promise<void> {
+  await db.engine.insert(db.t('webhooks'), [
+    { project_id: projectId, webhook_id: hook.webhookId, url: hook.url, secret: hook.secret, active: active ? 1 : 0, created_at: hook.createdAt, version: nextVersion() },
+  ]);
+}

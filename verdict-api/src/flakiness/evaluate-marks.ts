@@ -1,0 +1,92 @@
+// Auto-marking by the project's flaky policy. A test case is marked flaky when its organic
+// flaky evidence within the window spans at least `autoMarkThreshold` distinct commits; a mark
+// clears after `cooldownDays` with no flaky run (see sweep/). Every change goes to the history
+// and a newly marked test raises an alert (and may be auto-quarantined).
+import type { Project } from '../accounts/projects.js';
+import { identitiesOf } from '../catalogue/test-case-identities.js';
+import { DAY_MS } from '../clock/clock.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { autoQuarantine } from '../quarantine/auto-quarantine.js';
+import { commitKey, type FlakyEvidence, flakyEvidence } from './flaky-evidence.js';
+import { type FlakyMark, marksOf, stamp, writeMark } from './flaky-marks.js';
+
+/** The evidence window: the cooldown, and at least one day. */
+export const windowDays = (project: Project): number => Math.max(project.flakyPolicy.cooldownDays, 1);
+
+/** What one evaluation changed. */
+export interface MarkOutcome {
+  marked: string[];
+  refreshed: string[];
+  quarantined: string[];
+}
+
+/** Evaluates marks for `ids` (or every test case with evidence in the window) at `now`. */
+export async function evaluateMarks(deps: DomainDeps, project: Project, now: Date, ids?: readonly string[]): Promise<MarkOutcome> {
+  const outcome: MarkOutcome = { marked: [], refreshed: [], quarantined: [] };
+  const policy = project.flakyPolicy;
+  if (!policy.autoMarkFlaky || (ids && ids.length === 0)) return outcome;
+  const days = windowDays(project);
+  const evidence = await flakyEvidence(deps.db, project.projectId, new Date(now.getTime() - days * DAY_MS), ids);
+  if (evidence.length === 0) return outcome;
+  const byId = new Map<string, FlakyEvidence[]>();
+  for (const e of evidence) byId.set(e.testCaseId, [...(byId.get(e.testCaseId) ?? []), e]);
+  const current = await marksOf(deps.db, project.projectId, [...byId.keys()]);
+  const names = await identitiesOf(deps.db, project.projectId, [...byId.keys()].filter((id) => !current.has(id)));
+
+  const newlyMarked: (FlakyMark & { reason: string })[] = [];
+  for (const [id, all] of byId) {
+    const mark = current.get(id);
+    // A cleared mark keeps the evidence that led to it: only newer evidence can mark again.
+    const fresh = mark && !mark.marked ? all.filter((e) => e.at > mark.lastFlakyAt) : all;
+    if (fresh.length === 0) continue;
+    const lastFlakyAt = fresh.reduce((max, e) => (e.at > max ? e.at : max), '');
+    if (mark?.marked) {
+      if (lastFlakyAt > mark.lastFlakyAt) {
+        await writeMark(deps.db, { ...mark, lastFlakyAt }, false);
+        outcome.refreshed.push(id);
+      }
+      continue;
+    }
+    const commits = new Set(fresh.map(commitKey));
+    if (commits.size < policy.autoMarkThreshold) continue;
+    const identity = mark ?? names.get(id) ?? { module: '', suite: '', name: '' };
+    const next: FlakyMark = {
+      projectId: project.projectId,
+      testCaseId: id,
+      module: identity.module,
+      suite: identity.suite,
+      name: identity.name,
+      marked: true,
+      reason: markReason(fresh, commits.size, days, policy.autoMarkThreshold),
+      changedAt: stamp(now),
+      lastFlakyAt,
+    };
+    await writeMark(deps.db, next, true);
+    newlyMarked.push(next);
+    outcome.marked.push(id);
+    deps.log.info({ project: project.handle, testCaseId: id, reason: next.reason }, 'marked flaky');
+    deps.notifier.notify({
+      type: 'test.marked_flaky',
+      projectId: project.projectId,
+      project: project.handle,
+      testCase: { testCaseId: id, module: next.module, suite: next.suite, name: next.name },
+      reason: next.reason,
+      occurredAt: now.toISOString(),
+      detail: { flakyRuns: fresh.length, distinctCommits: commits.size, threshold: policy.autoMarkThreshold, windowDays: days, lastFlakyAt },
+    });
+  }
+  outcome.quarantined = await autoQuarantine(deps, project, newlyMarked, now);
+  return outcome;
+}
+
+/** "2 flaky runs in 2 distinct commits within 14 days (threshold 1); latest: …" */
+export function markReason(evidence: readonly FlakyEvidence[], commits: number, days: number, threshold: number): string {
+  const latest = evidence.reduce((a, b) => (b.at > a.at ? b : a));
+  const where = latest.commit === '' ? `run ${latest.runId}` : `commit ${latest.commit}`;
+  const what =
+    latest.kind === 'retries'
+      ? `its retries disagreed in run ${latest.runId}${latest.commit === '' ? '' : ` (commit ${latest.commit})`}`
+      : `${where} has both a failing and a passing CI run`;
+  const runs = `${evidence.length} flaky run${evidence.length === 1 ? '' : 's'}`;
+  return `${runs} in ${commits} distinct commit${commits === 1 ? '' : 's'} within ${days} days (threshold ${threshold}); latest: ${what}`;
+}

@@ -1,0 +1,40 @@
+// Reading a JSON request body: invalid JSON is a 400 on `body`; a list of more than
+// MAX_IDENTITIES test cases is a 413, not a 400.
+import { MAX_IDENTITIES } from '../contract.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+
+/** Parses a JSON body; `countTestCases` checks the size of its `testCases` list first. */
+export async function jsonBody(req: Request, countTestCases = false): Promise<unknown> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw new BadRequestError('body: not valid JSON', 'body');
+  }
+  if (countTestCases && typeof body === 'object' && body !== null) {
+    const cases = (body as { testCases?: unknown }).testCases;
+    if (Array.isArray(cases) && cases.length > MAX_IDENTITIES) {
+      throw new VerdictApiError('PAYLOAD_TOO_LARGE', `testCases: ${cases.length} test cases exceed the limit of ${MAX_IDENTITIES} per request; split the upload`, 'testCases');
+    }
+  }
+  return body;
+}
+
+/** Like jsonBody, but an empty body is `{}` (DELETE with an optional body). */
+export async function optionalJsonBody(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadRequestError('body: not valid JSON', 'body');
+  }
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A path parameter that must be a lowercase UUID (test case ids, webhook ids). */
+export function uuidParam(value: string, field: string): string {
+  if (!UUID_RE.test(value)) throw new BadRequestError(`${field}: must be a UUID such as 0f1e2d3c-…`, field);
+  return value;
+}

@@ -1,0 +1,86 @@
+// Quarantine routes: the CI token reads the list; writes go through authorizeAdmin.
+import type { Hono } from 'hono';
+import type { Project } from '../accounts/projects.js';
+import { identitiesOf } from '../catalogue/test-case-identities.js';
+import type { Clock } from '../clock/clock.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { testCaseId } from '../identity/test-case-id.js';
+import { listQuarantine, pageParams } from '../quarantine/list-quarantine.js';
+import { effectiveState, quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
+import { setQuarantine } from '../quarantine/set-quarantine.js';
+import { testCasePage } from '../test-case/test-case-page.js';
+import { UnquarantineBody as Unquarantine } from '../contract.js';
+import { parseBody, parseQuarantineWrite, parseQuarantineWriteByIdentity } from '../validation/parse-body.js';
+import { authorizeAdmin } from './authorize.js';
+import type { AppEnv } from './app-env.js';
+import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
+
+/** Adds GET/POST …/quarantine, PUT/DELETE …/quarantine/:testCaseId and GET …/test-cases/:testCaseId. */
+export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clock): void {
+  const { db } = deps;
+
+  api.get('/:project/quarantine', async (c) => {
+    const page = pageParams(c.req.query('limit'), c.req.query('cursor'));
+    return c.json(await listQuarantine(db, c.get('principal').project.projectId, clock(), page));
+  });
+
+  api.post('/:project/quarantine', async (c) => {
+    const principal = c.get('principal');
+    authorizeAdmin(principal, 'quarantine.write');
+    const body = parseQuarantineWriteByIdentity(await jsonBody(c.req.raw));
+    const identity = { module: body.module, suite: body.suite, name: body.name };
+    const id = testCaseId(principal.project.projectId, identity);
+    const { record, from } = await setQuarantine(deps, principal.project, { ...identity, testCaseId: id, ...fields(body) }, principal.actor, clock());
+    return c.json(view(record, from), from === 'enabled' && record.state !== 'enabled' ? 201 : 200);
+  });
+
+  api.put('/:project/quarantine/:testCaseId', async (c) => {
+    const principal = c.get('principal');
+    authorizeAdmin(principal, 'quarantine.write');
+    const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
+    const body = parseQuarantineWrite(await jsonBody(c.req.raw));
+    const identity = await knownIdentity(principal.project, id);
+    const { record, from } = await setQuarantine(deps, principal.project, { ...identity, testCaseId: id, ...fields(body) }, principal.actor, clock());
+    return c.json(view(record, from));
+  });
+
+  api.delete('/:project/quarantine/:testCaseId', async (c) => {
+    const principal = c.get('principal');
+    authorizeAdmin(principal, 'quarantine.write');
+    const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
+    const body = parseBody(Unquarantine, await optionalJsonBody(c.req.raw));
+    const now = clock();
+    const current = await quarantineOf(db, principal.project.projectId, id);
+    if (!current) throw new VerdictApiError('NOT_FOUND', `test case ${id} is not quarantined`);
+    if (effectiveState(current, now) === 'enabled') return c.json(view(current, 'enabled'));
+    const { record, from } = await setQuarantine(
+      deps,
+      principal.project,
+      { ...current, state: 'enabled', reason: body.reason ?? 'unquarantined', issueUrl: current.issueUrl, expiresAt: null },
+      principal.actor,
+      now,
+    );
+    return c.json(view(record, from));
+  });
+
+  api.get('/:project/test-cases/:testCaseId', async (c) => {
+    const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
+    return c.json(await testCasePage(db, c.get('principal').project, id, clock()));
+  });
+
+  async function knownIdentity(project: Project, id: string) {
+    const identity = (await identitiesOf(db, project.projectId, [id])).get(id) ?? (await quarantineOf(db, project.projectId, id));
+    if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${id} in this project; quarantine it by identity with POST …/quarantine`);
+    return { module: identity.module, suite: identity.suite, name: identity.name };
+  }
+}
+
+function fields(body: { state: 'enabled' | 'muted' | 'skipped'; owner: string; reason: string; issueUrl: string | null; expiresAt: string | null }) {
+  return { state: body.state, owner: body.owner, reason: body.reason, issueUrl: body.issueUrl, expiresAt: body.expiresAt === null ? null : new Date(body.expiresAt) };
+}
+
+function view(r: QuarantineRecord, from: string) {
+  const { projectId: _p, ...rest } = r;
+  return { ...rest, previousState: from };
+}

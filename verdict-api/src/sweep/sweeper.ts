@@ -1,0 +1,32 @@
+// Runs the sweep on an interval inside the server. Runs never overlap; a failed sweep is logged
+// and the next tick tries again.
+import type { Clock } from '../clock/clock.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { sweep } from './sweep.js';
+
+/** A running sweeper. */
+export interface Sweeper {
+  stop(): Promise<void>;
+}
+
+/** Starts sweeping every `intervalMs` (the first sweep after one interval). */
+export function startSweeper(deps: DomainDeps, intervalMs: number, clock: Clock): Sweeper {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = sweep(deps, clock())
+      .then((out) => deps.log.debug({ ...out }, 'sweep done'))
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'sweep failed; retrying next interval'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
