@@ -1,7 +1,7 @@
 // Outcomes: what each candidate's repetitions say, and what the gate decides from them. Pure.
 // The rule the whole gate rests on: a candidate that was meant to run and did not is never
 // "passed"; it is "not_stressed" (cut by the ceiling) or "error" (it should have run).
-import type { GateOutcome, Repetition } from '@stress-gate/verdict-api/contract';
+import type { GateOutcome, Repetition } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';

@@ -3,7 +3,7 @@
 // classification (enforce/) decides what an absence means, never "passed".
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Repetition } from '@stress-gate/verdict-api/contract';
+import type { Repetition } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { parseJUnitXml, type XmlTestCase } from '../first-pass/junit-xml.js';
 import type { StressPlan } from './stress-plan.js';

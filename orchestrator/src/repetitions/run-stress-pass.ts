@@ -1,7 +1,7 @@
 // The stress pass: the plan written, `stressGateStress` run in the same build setup (no task
 // names of the user's, no rebuild), bounded by the ceiling timer, then every repetition read.
 import { writeFile } from 'node:fs/promises';
-import type { Repetition } from '@stress-gate/verdict-api/contract';
+import type { Repetition } from '#contract';
 import { stressPassArgs } from '../args/stress-pass-args.js';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { stressPaths } from '../first-pass/run-first-pass.js';
