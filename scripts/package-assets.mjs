@@ -7,49 +7,66 @@
 //               template -> orchestrator/gradle-plugin/ (fails when the jar is not built)
 //   migrations  clickhouse/migrations/*.sql -> verdict-api/migrations/
 // Usage: node scripts/package-assets.mjs contract|plugin|migrations...
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => path.join(root, ...parts);
 
-/** Copies compiled JS without its source-map comment: the .ts sources are not shipped. */
-function copyCompiled(from, to) {
-  if (!existsSync(from)) throw new Error(`${path.relative(root, from)} is missing: build verdict-api first (npm run build)`);
-  const text = readFileSync(from, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
-  writeFileSync(to, text);
+/**
+ * Writes `content` to `to` only when it differs, through a rename: tests running in parallel may
+ * have the file open (a Gradle daemon holds the jar), and must never see it half written.
+ */
+function put(to, content) {
+  if (existsSync(to) && readFileSync(to).equals(content)) return;
+  mkdirSync(path.dirname(to), { recursive: true });
+  const tmp = `${to}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, to);
+}
+
+/** Makes `dir` hold exactly `files` (name -> content), touching only what changed. */
+function sync(dir, files) {
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(dir)) if (!(name in files)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  for (const [name, content] of Object.entries(files)) put(path.join(dir, name), content);
+}
+
+function read(file, hint) {
+  if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: ${hint}`);
+  return readFileSync(file);
+}
+
+/** Compiled JS without its source-map comment: the .ts sources are not shipped. */
+function compiled(file) {
+  const text = read(file, 'build verdict-api first (npm run build)').toString('utf8');
+  return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n'));
 }
 
 const tasks = {
   contract() {
-    const out = at('orchestrator', 'vendor');
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(out, { recursive: true });
+    const files = {};
     for (const [from, name] of [
       [at('verdict-api', 'dist', 'contract'), 'contract'],
       [at('verdict-api', 'dist', 'identity', 'test-case-id'), 'test-case-id'],
     ]) {
-      copyCompiled(`${from}.js`, path.join(out, `${name}.js`));
-      copyCompiled(`${from}.d.ts`, path.join(out, `${name}.d.ts`));
+      files[`${name}.js`] = compiled(`${from}.js`);
+      files[`${name}.d.ts`] = compiled(`${from}.d.ts`);
     }
+    sync(at('orchestrator', 'vendor'), files);
   },
   plugin() {
-    const jar = at('gradle-plugin', 'build', 'libs', 'stress-gate-gradle-plugin.jar');
-    if (!existsSync(jar)) {
-      throw new Error('gradle-plugin/build/libs/stress-gate-gradle-plugin.jar is missing: build it first (make plugin)');
-    }
-    const out = at('orchestrator', 'gradle-plugin');
-    mkdirSync(out, { recursive: true });
-    copyFileSync(jar, path.join(out, 'stress-gate-gradle-plugin.jar'));
-    copyFileSync(at('gradle-plugin', 'stress-gate.init.gradle'), path.join(out, 'stress-gate.init.gradle'));
+    sync(at('orchestrator', 'gradle-plugin'), {
+      'stress-gate-gradle-plugin.jar': read(at('gradle-plugin', 'build', 'libs', 'stress-gate-gradle-plugin.jar'), 'build it first (make plugin)'),
+      'stress-gate.init.gradle': read(at('gradle-plugin', 'stress-gate.init.gradle'), 'the template is part of the repository'),
+    });
   },
   migrations() {
     const from = at('clickhouse', 'migrations');
-    const out = at('verdict-api', 'migrations');
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(out, { recursive: true });
-    for (const file of readdirSync(from).filter((f) => f.endsWith('.sql'))) copyFileSync(path.join(from, file), path.join(out, file));
+    const files = {};
+    for (const name of readdirSync(from).filter((f) => f.endsWith('.sql'))) files[name] = readFileSync(path.join(from, name));
+    sync(at('verdict-api', 'migrations'), files);
   },
 };
 
