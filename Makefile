@@ -2,6 +2,8 @@
 SHELL := /bin/bash
 APT_PACKAGES := clickhouse-server gradle openjdk-17-jdk-headless junit4
 PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
+# The copy the CLI's npm package carries (and finds at run time), beside its init-script template.
+PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
 
 .PHONY: demo test install apt node plugin bench clean
 
@@ -30,10 +32,13 @@ node:
 	npm ci --no-audit --no-fund
 	npm run build
 
-plugin: $(PLUGIN_JAR)
+plugin: $(PACKAGED_JAR)
 
 $(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradle
 	cd gradle-plugin && gradle --offline --quiet jar
+
+$(PACKAGED_JAR): $(PLUGIN_JAR) gradle-plugin/stress-gate.init.gradle
+	node scripts/package-assets.mjs plugin
 
 bench: install
 	npm run bench:verdict
@@ -42,4 +47,4 @@ bench: install
 	npm run bench:overhead
 
 clean:
-	rm -rf node_modules */dist gradle-plugin/build .data
+	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin verdict-api/migrations

@@ -9,10 +9,13 @@ const shared = {
   moduleNameMapper: {
     '^@stress-gate/verdict-api/contract$': '<rootDir>/../verdict-api/src/contract.ts',
     '^@stress-gate/verdict-api/identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
+    // The orchestrator's package-internal imports of the contract (orchestrator/package.json "imports").
+    '^#contract$': '<rootDir>/../verdict-api/src/contract.ts',
+    '^#identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/../tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/../tsconfig.test.json', diagnostics: { ignoreCodes: [151002] } }],
   },
 };
 

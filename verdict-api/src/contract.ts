@@ -1,5 +1,6 @@
 // The wire contract between the orchestrator and the verdict API: one valibot schema per
-// request and response body. Both workspaces import this module, so they cannot disagree.
+// request and response body. Both workspaces import this module, so they cannot disagree: the
+// orchestrator as `#contract`, its build's copy of the compiled module (scripts/package-assets.mjs).
 import * as v from 'valibot';
 
 /** Largest number of identities one verdict request or one run upload may carry. */

@@ -1,5 +1,5 @@
 // The verdict's candidates joined with where the first pass ran them.
-import type { Candidate, TestCaseIdentity } from '@stress-gate/verdict-api/contract';
+import type { Candidate, TestCaseIdentity } from '#contract';
 import { identityKey, type TestCaseResult } from '../first-pass/test-case-result.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
-import { RunId } from '@stress-gate/verdict-api/contract';
+import { RunId } from '#contract';
 import type { ToolFlags } from '../args/parse-args.js';
 import { ConfigError, UsageError } from '../errors.js';
 

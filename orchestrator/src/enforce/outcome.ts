@@ -3,7 +3,7 @@
 // "passed"; it is "not_stressed" (cut by the ceiling) or "error" (the gate's own trouble: it
 // should have run and left no result). Only a test that disagreed with itself can block: the
 // gate's own trouble never does.
-import type { GateOutcome } from '@stress-gate/verdict-api/contract';
+import type { GateOutcome } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';

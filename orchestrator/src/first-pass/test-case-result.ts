@@ -1,5 +1,5 @@
 // One test case of the first pass, with its identity and where to find it again.
-import type { TestCaseIdentity } from '@stress-gate/verdict-api/contract';
+import type { TestCaseIdentity } from '#contract';
 import type { XmlExecution, XmlTestCase } from './junit-xml.js';
 
 /** A test case that ran in the first pass. `name` is the (possibly disambiguated) identity name. */

@@ -1,5 +1,5 @@
 // The stress pass as one gated observation (POST …/runs/:runId/gate). Pure.
-import type { GateUpload } from '@stress-gate/verdict-api/contract';
+import type { GateUpload } from '#contract';
 import type { GateReport } from '../report/gate-report.js';
 
 /** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PluginMissingError } from '../errors.js';
 
-const PLUGIN_JAR = path.join('gradle-plugin', 'build', 'libs', 'stress-gate-gradle-plugin.jar');
+// Both ship inside this package (copied there by `make plugin` and by `npm pack`'s prepack).
+const PLUGIN_JAR = path.join('gradle-plugin', 'stress-gate-gradle-plugin.jar');
 const INIT_TEMPLATE = path.join('gradle-plugin', 'stress-gate.init.gradle');
 
-/** The repository root, found from this module (orchestrator/dist/gradle/ or orchestrator/src/gradle/). */
-export function repoRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** This npm package's root, found from this module (dist/gradle/ or src/gradle/). */
+export function packageRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 }
 
 /** `./gradlew` when the project has a wrapper, else `gradle` from PATH. */
@@ -35,18 +36,18 @@ export interface GradleSetup {
 }
 
 /** Fills the init-script template with the plugin jar's path (STRESS_GATE_PLUGIN_JAR overrides). */
-export async function prepareGradle(env: NodeJS.ProcessEnv, root = repoRoot()): Promise<GradleSetup> {
+export async function prepareGradle(env: NodeJS.ProcessEnv, root = packageRoot()): Promise<GradleSetup> {
   const jar = env['STRESS_GATE_PLUGIN_JAR'] ? path.resolve(env['STRESS_GATE_PLUGIN_JAR']) : path.join(root, PLUGIN_JAR);
   try {
     await access(jar, constants.R_OK);
   } catch {
-    throw new PluginMissingError(`the stress gate's Gradle plugin is not built: ${jar} does not exist (build gradle-plugin/, or set STRESS_GATE_PLUGIN_JAR)`);
+    throw new PluginMissingError(`the stress gate's Gradle plugin is not built: ${jar} does not exist (in a checkout: make plugin; or set STRESS_GATE_PLUGIN_JAR)`);
   }
   let template: string;
   try {
     template = await readFile(path.join(root, INIT_TEMPLATE), 'utf8');
   } catch {
-    throw new PluginMissingError(`the init-script template ${path.join(root, INIT_TEMPLATE)} is missing`);
+    throw new PluginMissingError(`the init-script template ${path.join(root, INIT_TEMPLATE)} is missing (in a checkout: make plugin)`);
   }
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-'));
   const initScript = path.join(workDir, 'stress-gate.init.gradle');

@@ -1,7 +1,7 @@
 // The guards: premise, bulk change and candidate cap are decided by the server (its signals come
 // with the verdict); the wall-clock ceiling is predicted here from the measured durations. The
 // first guard that fires refuses the whole stress pass: the gate never stresses part of the set.
-import type { GuardName, VerdictResponse } from '@stress-gate/verdict-api/contract';
+import type { GuardName, VerdictResponse } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { guardSentence, type GuardFacts } from '../report/guard-sentence.js';

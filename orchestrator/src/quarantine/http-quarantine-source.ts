@@ -2,7 +2,7 @@
 // token, fetched before the first pass. Each request has a timeout; a failure is a value (a
 // problem sentence for a warning line), never a throw: without the list nothing is masked.
 import * as v from 'valibot';
-import { QuarantineListResponse } from '@stress-gate/verdict-api/contract';
+import { QuarantineListResponse } from '#contract';
 import { identityKey } from '../first-pass/test-case-result.js';
 import type { Logger } from '../log.js';
 import type { QuarantineSource } from './quarantine-source.js';

@@ -1,8 +1,8 @@
 // The quarantine mask. Muted tests run with their failure masked; a muted candidate is stressed
 // and recorded but cannot fail the gate. The list itself comes from the server in a later issue:
 // this is the hook it plugs into, fetched before the first pass as the design says.
-import { testCaseId } from '@stress-gate/verdict-api/identity';
-import type { TestCaseIdentity } from '@stress-gate/verdict-api/contract';
+import { testCaseId } from '#identity';
+import type { TestCaseIdentity } from '#contract';
 import { identityKey } from '../first-pass/test-case-result.js';
 
 /** Where the muted tests come from: a set of test_case_ids and/or identityKey() strings. */

@@ -5,7 +5,7 @@
 // when that JVM died (System.exit, OOM kill, native crash): that repetition is a failure.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Repetition } from '@stress-gate/verdict-api/contract';
+import type { Repetition } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
 import type { ResultsLog } from '../first-pass/results-log.js';

@@ -1,6 +1,6 @@
 // Small text helpers shared by the report and the guard sentences. Durations are worded by the
 // contract's formatDuration, the same function the server uses.
-import { formatDuration } from '@stress-gate/verdict-api/contract';
+import { formatDuration } from '#contract';
 
 export { formatDuration };
 

@@ -1,6 +1,6 @@
 // The gate's result as data: what the printed report, the JSON report file, the job summary and
 // the gated-observation upload are all rendered from.
-import type { GateOutcome } from '@stress-gate/verdict-api/contract';
+import type { GateOutcome } from '#contract';
 import type { CandidateResult } from '../enforce/outcome.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 

@@ -9,7 +9,7 @@ import {
   VerdictResponse,
   type GateUpload,
   type RunUpload,
-} from '@stress-gate/verdict-api/contract';
+} from '#contract';
 import type { Logger } from '../log.js';
 
 /** A call's answer: the validated body, or a problem sentence for a warning line. */

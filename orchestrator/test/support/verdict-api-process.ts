@@ -1,5 +1,6 @@
 // Starts the real verdict API (`verdict-api demo`: embedded chDB, an entitled demo account,
-// project "demo", a fresh token) as a child process on a free loopback port.
+// project "demo", a fresh token) as a child process on a free loopback port: this checkout's
+// bin by default, or another command (e.g. `npx verdict-api` in a folder that installed it).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,12 +16,25 @@ export interface VerdictApiProcess {
   stop(): Promise<void>;
 }
 
-export async function startVerdictApi(): Promise<VerdictApiProcess> {
+/** How to start it: `command` gets `demo --write-env FILE` appended; `env` replaces process.env. */
+export interface VerdictApiCommand {
+  command: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startVerdictApi(
+  how: VerdictApiCommand = { command: [process.execPath, BIN] },
+): Promise<VerdictApiProcess> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-api-'));
   const envFile = path.join(dir, 'api.env');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo', '--write-env', envFile], {
-    env: { ...process.env, VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: path.join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
+  const [file, ...args] = how.command;
+  const child: ChildProcess = spawn(file!, [...args, 'demo', '--write-env', envFile], {
+    cwd: how.cwd,
+    env: { ...(how.env ?? process.env), VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: path.join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
+    // Its own process group, so that stop() also ends the server behind a launcher such as npx.
+    detached: true,
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -38,12 +52,23 @@ export async function startVerdictApi(): Promise<VerdictApiProcess> {
     project: env['STRESS_GATE_PROJECT']!,
     token: env['STRESS_GATE_TOKEN']!,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
+        process.kill(-child.pid!, 'SIGTERM');
         await exited;
       }
+      // A launcher may exit before the server behind it has closed chDB: wait for the group.
+      for (let i = 0; i < 100 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

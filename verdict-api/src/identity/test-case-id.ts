@@ -1,5 +1,5 @@
 // The one function that turns a test's identity into its test_case_id. The orchestrator
-// imports it through the `@stress-gate/verdict-api/identity` subpath, so client and server agree.
+// imports it as `#identity` (its build copies the compiled module), so client and server agree.
 import { createHash } from 'node:crypto';
 
 /** Namespace of the name-based (version 5) UUIDs below; fixed forever, or every id changes. */

@@ -7,8 +7,8 @@ import { StorageError } from '../errors/errors.js';
 import { formatDateTime, ident, sql, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
 
-/** The migrations folder at the repository's top level (same depth from src/ and dist/). */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickhouse/migrations/', import.meta.url));
+/** The migrations shipped inside this package (copied from clickhouse/migrations/ by the build; same depth from src/ and dist/). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 export interface Migration {
   version: string;

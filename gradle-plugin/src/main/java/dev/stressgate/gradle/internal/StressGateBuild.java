@@ -30,6 +30,7 @@ public final class StressGateBuild {
         final String manifestPath = blankToNull(props.get(MANIFEST_PROPERTY));
         final String planPath = blankToNull(props.get(PLAN_PROPERTY));
         if (manifestPath == null && planPath == null) {
+            OrchestratorHint.register(settings, extension); // plain `gradle test`: a hint at most
             return;
         }
         settings.getGradle().projectsEvaluated(new Action<Gradle>() {
