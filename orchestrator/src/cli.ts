@@ -8,7 +8,6 @@ import { runGate } from './gate/run-gate.js';
 import { gradleExecutable, prepareGradle } from './gradle/gradle-setup.js';
 import { runGradle } from './gradle/run-gradle.js';
 import { createLogger } from './log.js';
-import { noQuarantine } from './quarantine/quarantine-source.js';
 
 /** The package version, from package.json. */
 export function version(): string {
@@ -32,7 +31,6 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
       const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
       return r.exitCode === 0 && typeof r.stdout === 'string' && r.stdout.trim() ? r.stdout.trim() : null;
     },
-    quarantine: noQuarantine,
     now: () => Date.now(),
   };
 }

@@ -17,6 +17,8 @@ export interface ToolFlags {
   reportFile?: string;
   /** `--project-dir <dir>`: where Gradle runs. Default: the current directory. */
   projectDir?: string;
+  /** `--skip-quarantine`: run every test, ignoring the quarantine list. Default: the list applies. */
+  skipQuarantine?: boolean;
 }
 
 /** What the command line asks for. */
@@ -25,13 +27,17 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] };
 
-const VALUE_OPTIONS: Record<string, keyof ToolFlags> = {
+const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine'>> = {
   '--stress-new-tests': 'mode',
   '--server-url': 'serverUrl',
   '--project': 'project',
   '--token': 'token',
   '--report-file': 'reportFile',
   '--project-dir': 'projectDir',
+};
+
+const SWITCHES: Record<string, 'skipQuarantine'> = {
+  '--skip-quarantine': 'skipQuarantine',
 };
 
 /** The --help text. */
@@ -46,6 +52,8 @@ Options (recognised anywhere before "--"; everything else goes to Gradle in orde
   --token <token>            API token; prefer env STRESS_GATE_TOKEN
   --report-file <path>       JSON report (default: build/stress-gate/report.json)
   --project-dir <dir>        directory Gradle runs in (default: current directory)
+  --skip-quarantine          ignore the quarantine list: run every test, mask nothing
+                             (env STRESS_GATE_SKIP_QUARANTINE=1)
   --help, --version
 `;
 
@@ -67,6 +75,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '--help') return { kind: 'help' };
     if (arg === '--version') return { kind: 'version' };
+    const toggle = SWITCHES[arg];
+    if (toggle) {
+      flags[toggle] = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const key = VALUE_OPTIONS[name];

@@ -23,6 +23,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
   }
   booleanEnv(env, 'STRESS_GATE_KEEP_TEMP');
   booleanEnv(env, 'STRESS_GATE_IS_CI');
+  booleanEnv(env, 'STRESS_GATE_SKIP_QUARANTINE');
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);

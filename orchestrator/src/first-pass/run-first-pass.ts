@@ -39,6 +39,10 @@ export interface FirstPassDeps {
   projectDir: string;
   env: NodeJS.ProcessEnv;
   isMuted: MutedCheck;
+  /** Quarantined as skip: excluded through Gradle's filter; where Gradle cannot, ignored if it ran. */
+  isSkipped?: MutedCheck;
+  /** Arguments for the first pass only (the skip list). */
+  extraArgs?: readonly string[];
   now: () => number;
   logger: Logger;
   /** Cancels the build (SIGINT to Gradle) when aborted. */
@@ -48,7 +52,7 @@ export interface FirstPassDeps {
 /** Runs the first pass and reads its results. */
 export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPassDeps): Promise<FirstPass> {
   const started = deps.now();
-  const run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs], {
+  const run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs, ...(deps.extraArgs ?? [])], {
     cwd: deps.projectDir,
     env: deps.env,
     output: 'inherit',
@@ -84,7 +88,11 @@ async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDep
   const manifest = read.ok ? read.manifest : null;
   const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
   const results = manifest ? await readResults(manifest.testTasks, started, log.byTask) : { tasks: [], errors: [], notes: [] };
-  const cases = assignIdentities(results.tasks).map((c) => ({ ...c, muted: deps.isMuted(c) }));
+  // A skipped test that ran anyway (Gradle before 5.0 cannot exclude one test) counts as skipped:
+  // its result is ignored and it is never a candidate.
+  const cases = assignIdentities(results.tasks).map((c) =>
+    deps.isSkipped?.(c) ? { ...c, status: 'skipped' as const, executions: undefined, muted: false } : { ...c, muted: deps.isMuted(c) },
+  );
   const failures = cases.filter((c) => c.status === 'failure' && !c.muted).length;
   const maskedFailures = cases.filter((c) => c.status === 'failure' && c.muted).length;
   // Muted failures are masked: a build that failed only because muted tests failed passes.

@@ -17,7 +17,8 @@ export interface GateDeps {
   gradleExecutable: (projectDir: string) => Promise<string>;
   runGradle: GradleRunner;
   git: (cwd: string) => GitRunner;
-  quarantine: QuarantineSource;
+  /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
+  quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;
   now: () => number;
   /** Aborted with 'SIGINT' or 'SIGTERM' when the CI job is cancelled. */

@@ -5,11 +5,10 @@ import * as v from 'valibot';
 import { GateUpload, RunUpload, VerdictRequest, type VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
 import { fakeGradle } from '../../test/support/fake-gradle.js';
-import { cases, isNew, run, S } from '../../test/support/gate-harness.js';
+import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';
 import { identityKey } from '../first-pass/test-case-result.js';
 import { silentLogger } from '../log.js';
 import { main } from '../cli.js';
-import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 
 const outs: string[] = [];
 const flaky = (name: string, k: number) => (name === 'appliesDiscount' && (k === 3 || k === 8) ? 'failure' : 'success');
@@ -158,7 +157,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
       gradleExecutable: async () => 'gradle',
       runGradle: async () => ({ exitCode: 0, interrupted: false, wallClockMs: 1 }),
       git: () => async () => null,
-      quarantine: { fetch: async () => new Set() },
+      quarantine: quarantineOf(),
       fetch: (async () => new Response('{}', { status: 201 })) as unknown as typeof globalThis.fetch,
       now: () => Date.now(),
     });
@@ -182,7 +181,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
   it('muted: a first pass failing only on muted tests passes, and a muted flaky candidate cannot fail the gate', async () => {
     const muted = new Set([identityKey({ module: ':app', suite: S, name: 'appliesDiscount' }), identityKey({ module: ':app', suite: S, name: 'old' })]);
     const firstPass = cases.map((c) => (c.name === 'old' ? { ...c, status: 'failure' as const } : c));
-    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass, repStatus: flaky, quarantine: { fetch: async () => muted } });
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass, repStatus: flaky, quarantine: quarantineOf(muted) });
     expect(r.code).toBe(0);
     expect(r.out).toContain('appliesDiscount   10 repetitions, 2 failed (muted: cannot fail the gate)');
     expect(r.requests[2]!.body).toMatchObject({ outcome: 'passed', blocked: false });

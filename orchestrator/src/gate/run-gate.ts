@@ -1,7 +1,8 @@
 // One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in. After
 // the first pass the gate fails open: any trouble of its own ends in a visible report and the
 // first pass's exit code, never in a changed one.
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
@@ -11,6 +12,7 @@ import { organicRepetitions } from '../first-pass/organic-retries.js';
 import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
+import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
 import { decideOnVerdict } from './decide-on-verdict.js';
@@ -39,12 +41,19 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
 async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], early: Config, setup: GradleSetup, deps: GateDeps): Promise<number> {
   const log = deps.logger.child({ module: 'run-gate' });
   const executable = await deps.gradleExecutable(early.projectDir);
-  const muted = await deps.quarantine.fetch().catch((e: Error) => {
-    deps.err(`stress-gate: warning: could not fetch the quarantine list (${e.message}); nothing is muted.\n`);
-    return new Set<string>();
+  const quarantine = await loadQuarantine(early, {
+    skipQuarantine: flags.skipQuarantine === true || booleanEnv(deps.env, 'STRESS_GATE_SKIP_QUARANTINE'),
+    ...(deps.quarantine ? { source: deps.quarantine } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    logger: deps.logger,
+    err: deps.err,
   });
+  const muted = quarantine.muted;
+  const skipFile = path.join(setup.workDir, 'skip.json');
+  if (quarantine.skippedTests.length) await writeFile(skipFile, JSON.stringify(quarantine.skippedTests));
   // Built when the results are read, so a bad list is the gate's trouble after the first pass.
   let check: MutedCheck | undefined;
+  let skipCheck: MutedCheck | undefined;
   const first = await runFirstPass(gradleArgs, {
     runGradle: deps.runGradle,
     executable,
@@ -52,6 +61,8 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     projectDir: early.projectDir,
     env: deps.env,
     isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
+    isSkipped: (id, projectId) => (skipCheck ??= mutedCheck(quarantine.skipped))(id, projectId),
+    extraArgs: quarantine.skippedTests.length ? [`-PstressGate.skip=${skipFile}`] : [],
     now: deps.now,
     logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),

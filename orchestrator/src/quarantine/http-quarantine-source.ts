@@ -5,20 +5,7 @@ import * as v from 'valibot';
 import { QuarantineListResponse } from '#contract';
 import { identityKey } from '../first-pass/test-case-result.js';
 import type { Logger } from '../log.js';
-import type { QuarantineSource } from './quarantine-source.js';
-
-/** The project's quarantine: both sets hold identityKey() strings and test_case_ids. */
-export interface QuarantineLists {
-  /** Run, failure masked. */
-  muted: Set<string>;
-  /** Not run at all. */
-  skipped: Set<string>;
-  /** How many quarantined tests the server listed. */
-  count: number;
-}
-
-/** The lists, or a problem sentence. */
-export type QuarantineFetch = { ok: true; value: QuarantineLists } | { ok: false; problem: string };
+import type { QuarantineFetch, QuarantineSource } from './quarantine-source.js';
 
 /** Where the API is, who we are, how long one page may take, and the page size. */
 export interface HttpQuarantineOptions {
@@ -35,13 +22,8 @@ export interface HttpQuarantineOptions {
   logger: Logger;
 }
 
-/** A quarantine source over HTTP: `lists()` gives muted and skipped; `fetch()` the muted set (empty on failure, with a warning logged). */
-export interface HttpQuarantineSource extends QuarantineSource {
-  lists(): Promise<QuarantineFetch>;
-}
-
-/** Creates the source; nothing is requested until `lists()` or `fetch()` is called. */
-export function createHttpQuarantineSource(options: HttpQuarantineOptions): HttpQuarantineSource {
+/** Creates the source; nothing is requested until `lists()` is called. */
+export function createHttpQuarantineSource(options: HttpQuarantineOptions): QuarantineSource {
   const base = `${options.serverUrl.replace(/\/+$/, '')}/api/v1/projects/${encodeURIComponent(options.project)}/quarantine`;
   const doFetch = options.fetch ?? globalThis.fetch;
   const pageSize = options.pageSize ?? 1000;
@@ -76,6 +58,7 @@ export function createHttpQuarantineSource(options: HttpQuarantineOptions): Http
   async function lists(): Promise<QuarantineFetch> {
     const muted = new Set<string>();
     const skipped = new Set<string>();
+    const skippedTests: { module: string; suite: string; name: string }[] = [];
     let count = 0;
     let cursor: string | null = null;
     for (let n = 0; n < maxPages; n++) {
@@ -88,23 +71,16 @@ export function createHttpQuarantineSource(options: HttpQuarantineOptions): Http
         const into = t.state === 'skipped' ? skipped : muted;
         into.add(identityKey(t));
         into.add(t.testCaseId);
+        if (t.state === 'skipped') skippedTests.push({ module: t.module, suite: t.suite, name: t.name });
         count++;
       }
       cursor = res.value.nextCursor;
-      if (cursor === null) return { ok: true, value: { muted, skipped, count } };
+      if (cursor === null) return { ok: true, value: { muted, skipped, skippedTests, count } };
     }
     return { ok: false, problem: `${base}: more than ${maxPages} pages; the list was not used` };
   }
 
-  return {
-    lists,
-    async fetch() {
-      const res = await lists();
-      if (res.ok) return res.value.muted;
-      log.warn({ problem: res.problem }, 'quarantine list unavailable; nothing is muted');
-      return new Set<string>();
-    },
-  };
+  return { lists };
 }
 
 function errorMessage(text: string): string {

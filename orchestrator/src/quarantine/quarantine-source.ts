@@ -1,19 +1,34 @@
 // The quarantine mask. Muted tests run with their failure masked; a muted candidate is stressed
-// and recorded but cannot fail the gate. The list itself comes from the server in a later issue:
-// this is the hook it plugs into, fetched before the first pass as the design says.
+// and recorded but cannot fail the gate. Skipped tests are kept out of the first pass and are
+// never candidates. The lists come from the verdict API before the first pass.
 import { testCaseId } from '#identity';
 import type { TestCaseIdentity } from '#contract';
 import { identityKey } from '../first-pass/test-case-result.js';
 
-/** Where the muted tests come from: a set of test_case_ids and/or identityKey() strings. */
-export interface QuarantineSource {
-  fetch(): Promise<Set<string>>;
+/** The project's quarantine: both sets hold identityKey() strings and test_case_ids. */
+export interface QuarantineLists {
+  /** Run, failure masked. */
+  muted: Set<string>;
+  /** Not run at all. */
+  skipped: Set<string>;
+  /** The skipped tests' identities, for Gradle's filter. */
+  skippedTests: TestCaseIdentity[];
+  /** How many quarantined tests the server listed. */
+  count: number;
 }
 
-/** No quarantine yet: nothing is muted. */
-export const noQuarantine: QuarantineSource = {
-  fetch: async () => new Set<string>(),
-};
+/** The lists, or a problem sentence for a warning line. */
+export type QuarantineFetch = { ok: true; value: QuarantineLists } | { ok: false; problem: string };
+
+/** Where the lists come from. */
+export interface QuarantineSource {
+  lists(): Promise<QuarantineFetch>;
+}
+
+/** Nothing quarantined. */
+export function emptyQuarantine(): QuarantineLists {
+  return { muted: new Set(), skipped: new Set(), skippedTests: [], count: 0 };
+}
 
 /** Answers "is this identity muted?"; test_case_ids need the server's project id to match. */
 export type MutedCheck = (identity: TestCaseIdentity, projectId?: string) => boolean;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { main } from '../../src/cli.js';
 import { silentLogger } from '../../src/log.js';
-import type { QuarantineSource } from '../../src/quarantine/quarantine-source.js';
+import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
 import { cannedVerdict } from './fake-verdict-server.js';
 import { fakeGradle, type FakeCase } from './fake-gradle.js';
 
@@ -81,7 +81,7 @@ export async function run(args: string[], s: Setup = {}) {
     gradleExecutable: async () => 'gradle',
     runGradle: runner,
     git: () => s.git ?? (async () => null),
-    quarantine: s.quarantine ?? { fetch: async () => new Set() },
+    quarantine: s.quarantine ?? quarantineOf(),
     fetch,
     now: () => Date.now() - 60_000,
     ...(s.signal ? { signal: s.signal } : {}),
@@ -92,3 +92,13 @@ export async function run(args: string[], s: Setup = {}) {
   return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report };
 }
 
+
+/** A quarantine source listing `muted` and `skipped` (identityKey strings or test_case_ids). */
+export function quarantineOf(muted: Set<string> = new Set(), skipped: { module: string; suite: string; name: string }[] = []): QuarantineSource {
+  const lists = emptyQuarantine();
+  for (const m of muted) lists.muted.add(m);
+  for (const t of skipped) lists.skipped.add(JSON.stringify([t.module, t.suite, t.name]));
+  lists.skippedTests = skipped;
+  lists.count = lists.muted.size + skipped.length;
+  return { lists: async () => ({ ok: true, value: lists }) };
+}

@@ -85,6 +85,20 @@ final class GradleCompat {
     }
 
     /**
+     * Keeps one test out of a Test task: {@code excludeTest} (Gradle 5.0+). Gradle 4.4's filter can
+     * only include, so there it returns false and the caller says so; a class pattern would drop
+     * the class's other tests with it.
+     */
+    static boolean excludeTest(TestFilter filter, String className, String methodName) {
+        Method m = findMethod(filter, "excludeTest", String.class, String.class);
+        if (m == null) {
+            return false;
+        }
+        call(m, filter, className, methodName);
+        return true;
+    }
+
+    /**
      * Makes the repetition task use the same test framework as the original. {@code getTestFramework()}
      * returns an internal type and {@code useJUnitPlatform()} does not exist in 4.4, so the framework
      * is recognised by its class name and switched by reflection; JUnit 4 is the fallback.

@@ -29,6 +29,7 @@ public final class StressGateBuild {
         Map<String, String> props = settings.getStartParameter().getProjectProperties();
         final String manifestPath = blankToNull(props.get(MANIFEST_PROPERTY));
         final String planPath = blankToNull(props.get(PLAN_PROPERTY));
+        final String skipPath = blankToNull(props.get(QuarantineSkips.PROPERTY));
         if (manifestPath == null && planPath == null) {
             OrchestratorHint.register(settings, extension); // plain `gradle test`: a hint at most
             return;
@@ -45,6 +46,9 @@ public final class StressGateBuild {
                     for (Test test : tests) {
                         test.addTestListener(recorder.forTask(test.getPath()));
                     }
+                }
+                if (skipPath != null) {
+                    QuarantineSkips.read(new File(skipPath).getAbsoluteFile()).apply(tests, gradle.getRootProject().getLogger());
                 }
                 if (planPath != null) {
                     StressPlan plan = StressPlan.read(new File(planPath).getAbsoluteFile());
