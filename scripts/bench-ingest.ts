@@ -2,7 +2,7 @@
 // two organic repetitions) over a real loopback port, on embedded chDB and clickhouse-server 18.16.
 // Prints test case runs per second (cases / wall time of the request), then where the time goes.
 //   npm run bench:ingest -- [--engine embedded|server|both] [--rows N] [--cases 50000] [--runs 5]
-import { parseRunUpload } from '../verdict-api/dist/http/schemas.js';
+import { parseRunUpload } from '../verdict-api/dist/validation/parse-body.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 import { ingestRun } from '../verdict-api/dist/ingest/ingest-run.js';
 import type { Database } from '../verdict-api/dist/storage/database.js';

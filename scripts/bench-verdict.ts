@@ -3,7 +3,7 @@
 // 10,000,000 over 1,000 projects). Prints p50/p99/max, then where the time goes (per stage).
 //   npm run bench:verdict -- [--engine embedded|server|both] [--rows N] [--small 200] [--large 50] [--warmup 10]
 import { authenticate } from '../verdict-api/dist/http/auth.js';
-import { parseVerdictRequest } from '../verdict-api/dist/http/schemas.js';
+import { parseVerdictRequest } from '../verdict-api/dist/validation/parse-body.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 import { rejectDuplicates } from '../verdict-api/dist/ingest/duplicates.js';
 import { inventorySize, presentIds } from '../verdict-api/dist/presence/presence.js';
