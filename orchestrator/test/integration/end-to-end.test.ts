@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
+import { gitlabCiEnv } from '../support/ci-env.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
@@ -30,20 +31,7 @@ async function ciJob(branch: string, mode: string, serverUrl = api.url) {
   await rm(path.join(dir, 'appliesDiscount.count'), { force: true });
   const out: string[] = [];
   const err: string[] = [];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    JAVA_HOME: process.env.JAVA_HOME,
-    GITLAB_CI: 'true',
-    CI: 'true',
-    CI_COMMIT_REF_NAME: branch,
-    CI_COMMIT_SHA: `sha-${branch}`,
-    STRESS_NEW_TESTS: mode,
-    STRESS_GATE_URL: serverUrl,
-    STRESS_GATE_PROJECT: api.project,
-    STRESS_GATE_TOKEN: api.token,
-    STRESS_GATE_LOG_LEVEL: 'warn',
-  };
+  const env = gitlabCiEnv(branch, mode, { ...api, url: serverUrl });
   const code = await main(['gradle', '--offline', '-q', ':app:cleanTest', ':app:test'], {
     ...realDeps(env),
     cwd: dir,

@@ -64,9 +64,14 @@ describe('stress-orchestrator gradle on a real build', () => {
       ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
     );
     const urls = server.requests.map((q) => q.url);
-    expect(urls).toEqual(['/api/v1/projects/shop/runs', '/api/v1/projects/shop/verdict', `/api/v1/projects/shop/runs/${r.report.runId}/gate`]);
-    expect(server.requests[0]!.authorization).toBe('Bearer secret');
-    const gateUpload = server.requests[2]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[] }[] };
+    expect(urls).toEqual([
+      '/api/v1/projects/shop/quarantine?limit=1000',
+      '/api/v1/projects/shop/runs',
+      '/api/v1/projects/shop/verdict',
+      `/api/v1/projects/shop/runs/${r.report.runId}/gate`,
+    ]);
+    expect(server.requests.every((q) => q.authorization === 'Bearer secret')).toBe(true);
+    const gateUpload = server.requests[3]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[] }[] };
     expect(gateUpload).toMatchObject({ mode: 'report', outcome: 'failed', stressed: 3, blocked: false, wouldHaveBlocked: true });
     expect(gateUpload.testCases.map((t) => t.repetitions.length)).toEqual([10, 10, 10]);
     process.stderr.write(`report-mode run: ${r.ms} ms (stress pass ${r.report.stressPass.wallClockMs} ms)\n`);

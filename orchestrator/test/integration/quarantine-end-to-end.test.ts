@@ -8,6 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../verdict-api/test/support/webhook-receiver.js';
+import { gitlabCiEnv } from '../support/ci-env.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
@@ -49,20 +50,7 @@ async function ciJob(branch: string, mode: string, commit = `sha-${branch}`) {
   await rm(path.join(dir, 'appliesDiscount.count'), { force: true });
   const out: string[] = [];
   const err: string[] = [];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    JAVA_HOME: process.env.JAVA_HOME,
-    GITLAB_CI: 'true',
-    CI: 'true',
-    CI_COMMIT_REF_NAME: branch,
-    CI_COMMIT_SHA: commit,
-    STRESS_NEW_TESTS: mode,
-    STRESS_GATE_URL: api.url,
-    STRESS_GATE_PROJECT: api.project,
-    STRESS_GATE_TOKEN: api.token,
-    STRESS_GATE_LOG_LEVEL: 'warn',
-  };
+  const env = gitlabCiEnv(branch, mode, api, commit);
   const code = await main(['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--continue'], { ...realDeps(env), cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) });
   const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8').catch(() => 'null'));
   return { code, out: out.join(''), err: err.join(''), report };

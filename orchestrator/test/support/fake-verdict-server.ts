@@ -54,7 +54,9 @@ export async function startFakeVerdictServer(verdict: (posted: Posted[]) => Verd
     const body = await readBody(req);
     requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
     res.setHeader('content-type', 'application/json');
-    if (req.url?.endsWith('/verdict')) {
+    if (req.method === 'GET' && req.url?.includes('/quarantine')) {
+      res.end(JSON.stringify({ tests: [], nextCursor: null }));
+    } else if (req.url?.endsWith('/verdict')) {
       res.end(JSON.stringify(verdict((body as { testCases: Posted[] }).testCases)));
     } else if (req.url?.endsWith('/runs')) {
       const b = body as { runId: string; testCases: unknown[] };
