@@ -45,6 +45,7 @@ bench: install
 	npm run bench:ingest
 	npm run bench:stress
 	npm run bench:overhead
+	npm run bench:xml
 
 clean:
 	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin verdict-api/migrations
