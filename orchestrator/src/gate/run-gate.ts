@@ -66,10 +66,20 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
   let client: VerdictClient | null = null;
   try {
     client = clientFor(config, deps, log);
-    if (client) await uploadRun(client, config, first, deps);
-    if (config.mode === 'off') return first.exitCode;
+    // The upload and the verdict request overlap (the verdict needs only identities and
+    // durations); the run must be stored before the gated observation refers to it, so the
+    // upload is awaited before the stress pass and before the report (a bug in it is a gate error).
+    const uploaded = client
+      ? uploadRun(client, config, first, deps).catch((e: unknown) => {
+          step = 'uploading the run';
+          throw e;
+        })
+      : Promise.resolve();
+    uploaded.catch(() => undefined); // awaited below; this only keeps the rejection from being unhandled
+    if (config.mode === 'off') return (await uploaded, first.exitCode);
     step = 'deciding on the verdict';
-    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted }, deps);
+    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted, uploaded }, deps);
+    await uploaded;
     step = 'writing the report';
     return await finishGate(report, client, config, deps);
   } catch (e) {
@@ -89,7 +99,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string> },
+  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<void> },
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
