@@ -13,7 +13,7 @@ import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
-import { decideOnVerdict } from './decide-on-verdict.js';
+import { decideOnVerdict, type UploadedRun } from './decide-on-verdict.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
@@ -74,7 +74,7 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
           step = 'uploading the run';
           throw e;
         })
-      : Promise.resolve();
+      : Promise.resolve(null);
     uploaded.catch(() => undefined); // awaited below; this only keeps the rejection from being unhandled
     if (config.mode === 'off') return (await uploaded, first.exitCode);
     step = 'deciding on the verdict';
@@ -99,7 +99,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<void> },
+  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<UploadedRun | null> },
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
@@ -133,7 +133,8 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
   });
 }
 
-async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<void> {
+/** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
+async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<UploadedRun | null> {
   const ci = await detectCiEnv(deps.env, deps.git(config.projectDir), config.projectDir);
   if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
   const result = await client.uploadRun({
@@ -156,4 +157,5 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
     })),
   });
   if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${result.problem}\n`);
+  return result.ok ? { branch: ci.branch, isCi: ci.isCi } : null;
 }
