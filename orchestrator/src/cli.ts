@@ -23,6 +23,7 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
     cwd: process.cwd(),
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
+    errIsTTY: process.stderr.isTTY === true,
     logger: createLogger(env),
     prepareGradle: (e) => prepareGradle(e),
     gradleExecutable,

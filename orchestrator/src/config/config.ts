@@ -2,6 +2,7 @@
 // command-line flag, environment, the `stressNewTests` block (read back from the plugin's
 // manifest). The token is never read from the block: a repository file is no place for it.
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { RunId } from '#contract';
@@ -12,6 +13,8 @@ import { ConfigError, UsageError } from '../errors.js';
 export const MODES = ['report', 'enforce', 'off'] as const;
 /** A gate mode. */
 export type Mode = (typeof MODES)[number];
+/** How the stress pass runs repetitions (repetitions/run-stress-pass.ts). */
+export const EXECUTORS = ['direct', 'gradle'] as const;
 
 /** What the plugin's manifest says the settings block holds (all optional). */
 export interface BlockSettings {
@@ -19,6 +22,7 @@ export interface BlockSettings {
   serverUrl?: string | null;
   project?: string | null;
   requestTimeoutSeconds?: number | null;
+  executor?: string | null;
 }
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty')));
@@ -37,6 +41,13 @@ export const ConfigSchema = v.object({
   requestTimeoutSeconds: v.optional(v.pipe(v.number('must be a number'), v.gtValue(0, 'must be > 0')), 30),
   /** Predicted cost of one fresh test JVM, for the ceiling guard, in ms. Default: 600. */
   jvmStartMs: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be >= 0')), 600),
+  /**
+   * How the stress pass runs repetitions: direct (the orchestrator starts the fresh JVMs itself,
+   * several at a time) or gradle (one Test task per repetition, one after another). Default: direct.
+   */
+  executor: v.optional(v.picklist(EXECUTORS, 'expected one of direct, gradle'), 'direct'),
+  /** How many repetition JVMs the direct executor runs at a time. Default: the available cores. */
+  parallelJvms: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), availableParallelism()),
   /** Directory Gradle runs in (absolute). */
   projectDir: v.string(),
   /** Path of the JSON report (absolute). */
@@ -60,6 +71,8 @@ const ENV: Partial<Record<Key, string>> = {
   token: 'STRESS_GATE_TOKEN',
   requestTimeoutSeconds: 'STRESS_GATE_REQUEST_TIMEOUT_SECONDS',
   jvmStartMs: 'STRESS_GATE_JVM_START_MS',
+  executor: 'STRESS_GATE_EXECUTOR',
+  parallelJvms: 'STRESS_GATE_PARALLEL_JVMS',
   runId: 'STRESS_GATE_RUN_ID',
   shardIndex: 'STRESS_GATE_SHARD_INDEX',
   shardTotal: 'STRESS_GATE_SHARD_TOTAL',
@@ -72,7 +85,7 @@ const FLAG: Partial<Record<Key, string>> = {
   reportFile: '--report-file',
   projectDir: '--project-dir',
 };
-const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs', 'shardIndex', 'shardTotal']);
+const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs', 'parallelJvms', 'shardIndex', 'shardTotal']);
 
 /**
  * Resolves the configuration. `block` is null before the first pass (the manifest does not
@@ -96,8 +109,9 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
     set('serverUrl', block.serverUrl, 'stressNewTests.serverUrl');
     set('project', block.project, 'stressNewTests.project');
     set('requestTimeoutSeconds', block.requestTimeoutSeconds, 'stressNewTests.requestTimeoutSeconds');
+    set('executor', block.executor, 'stressNewTests.executor');
   }
-  if (typeof input['mode'] === 'string') input['mode'] = input['mode'].trim();
+  for (const key of ['mode', 'executor']) if (typeof input[key] === 'string') input[key] = input[key].trim();
   const projectDir = path.resolve(cwd, (input['projectDir'] as string | undefined) ?? '.');
   input['projectDir'] = projectDir;
   input['reportFile'] = input['reportFile']
@@ -115,6 +129,7 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
     const got = key in input ? `; got ${JSON.stringify(input[key])}` : '';
     return `${source[key] ?? key}: ${issue.message}${got}`;
   });
-  const modeOnly = result.issues.every((i) => v.getDotPath(i) === 'mode');
+  // A mode or executor that is not one of the choices is a usage error, like a bad flag.
+  const modeOnly = result.issues.every((i) => ['mode', 'executor'].includes(v.getDotPath(i) ?? ''));
   throw modeOnly ? new UsageError(lines.join('\n')) : new ConfigError(lines.join('\n'));
 }

@@ -7,6 +7,8 @@ describe('the environment keys outside the configuration', () => {
     [{ STRESS_GATE_LOG_LEVEL: 'loud' }, 'STRESS_GATE_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent; got "loud"'],
     [{ STRESS_GATE_KEEP_TEMP: 'maybe' }, 'STRESS_GATE_KEEP_TEMP: expected 1, true, yes, 0, false or no; got "maybe"'],
     [{ STRESS_GATE_PLUGIN_JAR: '/nonexistent/plugin.jar' }, 'STRESS_GATE_PLUGIN_JAR: no such file: /nonexistent/plugin.jar'],
+    [{ STRESS_GATE_EXECUTOR: 'fast' }, 'STRESS_GATE_EXECUTOR: expected one of direct, gradle; got "fast"'],
+    [{ STRESS_GATE_PARALLEL_JVMS: '0' }, 'STRESS_GATE_PARALLEL_JVMS: expected a whole number >= 1; got "0"'],
   ])('rejects %j as a usage error naming the key', (env, message) => {
     expect(() => checkEnvironment(env)).toThrow(expect.objectContaining({ code: 'USAGE', message }));
   });
@@ -24,11 +26,18 @@ describe('the environment keys outside the configuration', () => {
     ['STRESS_GATE_URL', 'not a url'],
     ['STRESS_GATE_RUN_ID', 'has spaces'],
     ['STRESS_GATE_IS_CI', 'sometimes'],
+    ['STRESS_GATE_EXECUTOR', 'threads'],
   ])('%s=%s stops the CLI with exit 2 before Gradle runs, never a stack trace', async (key, value) => {
     const r = await run(['--stress-new-tests', 'report'], { env: { [key]: value } });
     expect(r.code).toBe(2);
     expect(r.calls).toHaveLength(0);
     expect(r.err).toContain(`${key}: `);
     expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('a bad executor in the settings block is a usage error too', async () => {
+    const r = await run(['--stress-new-tests', 'report'], { env: { STRESS_GATE_EXECUTOR: '' }, settings: { executor: 'threads' } });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('stressNewTests.executor: expected one of direct, gradle; got "threads"');
   });
 });

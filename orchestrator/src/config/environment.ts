@@ -22,6 +22,14 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
     throw new UsageError(`STRESS_GATE_LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(env['STRESS_GATE_LOG_LEVEL'])}`);
   }
   booleanEnv(env, 'STRESS_GATE_KEEP_TEMP');
+  const executor = env['STRESS_GATE_EXECUTOR']?.trim();
+  if (executor && executor !== 'direct' && executor !== 'gradle') {
+    throw new UsageError(`STRESS_GATE_EXECUTOR: expected one of direct, gradle; got ${JSON.stringify(env['STRESS_GATE_EXECUTOR'])}`);
+  }
+  const jvms = env['STRESS_GATE_PARALLEL_JVMS']?.trim();
+  if (jvms && !/^[1-9][0-9]*$/.test(jvms)) {
+    throw new UsageError(`STRESS_GATE_PARALLEL_JVMS: expected a whole number >= 1; got ${JSON.stringify(env['STRESS_GATE_PARALLEL_JVMS'])}`);
+  }
   booleanEnv(env, 'STRESS_GATE_IS_CI');
   booleanEnv(env, 'STRESS_GATE_SKIP_QUARANTINE');
   const jar = env['STRESS_GATE_PLUGIN_JAR'];

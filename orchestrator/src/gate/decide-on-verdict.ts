@@ -8,6 +8,8 @@ import type { GradleSetup } from '../gradle/gradle-setup.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
+import { createProgress } from '../repetitions/progress.js';
+import { runJvm } from '../repetitions/run-jvm.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { cancelled } from './cancellation.js';
@@ -24,6 +26,14 @@ export interface VerdictContext {
   executable: string;
   gradleArgs: readonly string[];
   muted: ReadonlySet<string>;
+  /** The run's upload, started before the verdict request and awaited before the stress pass. */
+  uploaded?: Promise<UploadedRun | null>;
+}
+
+/** Where a stored upload was recorded. */
+export interface UploadedRun {
+  branch: string;
+  isCi: boolean;
 }
 
 /** Asks the verdict and, when there is something to stress and no guard fires, stresses it. */
@@ -31,9 +41,12 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const { mode, config, first, client, setup, executable } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
-  const answer = await client.verdict({
-    testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })),
-  });
+  const ask = () => client.verdict({ testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })) });
+  let answer = await ask();
+  const stored = await ctx.uploaded;
+  // A CI run of the default branch is itself history: the verdict asked while its upload was in
+  // flight may not count it yet, so that (rare) run asks again once the upload is stored.
+  if (answer.ok && stored?.isCi && stored.branch === answer.value.defaultBranch) answer = await ask();
   if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
   const verdict = answer.value;
   if (!verdict.entitled) {
@@ -43,7 +56,9 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   // Checked again with the server's project id, so test_case_ids in the list match too.
   const candidates = joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId);
   const stress = toStress(candidates);
-  const guard = applyGuards(verdict, stress, config.jvmStartMs);
+  // The direct executor runs up to parallelJvms repetition JVMs at a time; the Gradle one, one.
+  const concurrency = config.executor === 'direct' ? config.parallelJvms : 1;
+  const guard = applyGuards(verdict, stress, config.jvmStartMs, concurrency);
   if (candidates.length === 0 && guard === null) return stoppedReport(mode, config, first, { kind: 'no_candidates' });
 
   let results: CandidateResult[];
@@ -62,8 +77,21 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       env: deps.env,
       logger: deps.logger,
       ...(deps.signal ? { signal: deps.signal } : {}),
+      executor: config.executor,
+      concurrency,
+      runJvm: deps.runJvm ?? runJvm,
+      progress: (total, batch, deadlineAt) => createProgress({ write: deps.err, tty: deps.errIsTTY ?? false, total, batch, deadlineAt, now: Date.now }),
     });
-    stressPass = { wallClockMs: pass.wallClockMs, cut: pass.cut, gradleExitCode: pass.gradleExitCode };
+    stressPass = {
+      wallClockMs: pass.wallClockMs,
+      cut: pass.cut,
+      gradleExitCode: pass.gradleExitCode,
+      executor: pass.executor,
+      jvms: pass.jvms,
+      jvmsAtATime: pass.concurrency,
+      confirmedAlone: pass.confirmedAlone,
+      fallback: pass.fallback,
+    };
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {
       return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass };

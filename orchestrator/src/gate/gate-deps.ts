@@ -4,6 +4,7 @@ import type { GitRunner } from '../ci-env/detect-ci-env.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
+import type { JvmRunner } from '../repetitions/run-jvm.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 
 /** The adapters one run needs. */
@@ -21,6 +22,10 @@ export interface GateDeps {
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;
   now: () => number;
+  /** Starts a repetition JVM (the direct executor); default: the real one. */
+  runJvm?: JvmRunner;
+  /** stderr is a terminal: progress is one live line rather than a line per batch. */
+  errIsTTY?: boolean;
   /** Aborted with 'SIGINT' or 'SIGTERM' when the CI job is cancelled. */
   signal?: AbortSignal;
 }

@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
-import { decideOnVerdict } from './decide-on-verdict.js';
+import { decideOnVerdict, type UploadedRun } from './decide-on-verdict.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
@@ -77,10 +77,20 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
   let client: VerdictClient | null = null;
   try {
     client = clientFor(config, deps, log);
-    if (client) await uploadRun(client, config, first, deps);
-    if (config.mode === 'off') return first.exitCode;
+    // The upload and the verdict request overlap (the verdict needs only identities and
+    // durations); the run must be stored before the gated observation refers to it, so the
+    // upload is awaited before the stress pass and before the report (a bug in it is a gate error).
+    const uploaded = client
+      ? uploadRun(client, config, first, deps).catch((e: unknown) => {
+          step = 'uploading the run';
+          throw e;
+        })
+      : Promise.resolve(null);
+    uploaded.catch(() => undefined); // awaited below; this only keeps the rejection from being unhandled
+    if (config.mode === 'off') return (await uploaded, first.exitCode);
     step = 'deciding on the verdict';
-    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted }, deps);
+    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted, uploaded }, deps);
+    await uploaded;
     step = 'writing the report';
     return await finishGate(report, client, config, deps);
   } catch (e) {
@@ -100,7 +110,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string> },
+  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<UploadedRun | null> },
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
@@ -134,7 +144,8 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
   });
 }
 
-async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<void> {
+/** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
+async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<UploadedRun | null> {
   const ci = await detectCiEnv(deps.env, deps.git(config.projectDir), config.projectDir);
   if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
   const result = await client.uploadRun({
@@ -157,4 +168,5 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
     })),
   });
   if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${result.problem}\n`);
+  return result.ok ? { branch: ci.branch, isCi: ci.isCi } : null;
 }

@@ -31,6 +31,8 @@ export interface GradleSetup {
   workDir: string;
   initScript: string;
   manifest: string;
+  /** The plugin jar, which also carries the direct executor's runner. */
+  pluginJar?: string;
   /** `-I <init> -PstressGate.manifest=<manifest>`: appended to every Gradle invocation. */
   baseArgs: string[];
 }
@@ -55,5 +57,5 @@ export async function prepareGradle(env: NodeJS.ProcessEnv, root = packageRoot()
   const quoted = jar.replaceAll('\\', '\\\\').replaceAll("'", "\\'");
   await writeFile(initScript, template.replaceAll('@PLUGIN_JAR@', quoted));
   const manifest = path.join(workDir, 'manifest.json');
-  return { workDir, initScript, manifest, baseArgs: ['-I', initScript, `-PstressGate.manifest=${manifest}`] };
+  return { workDir, initScript, manifest, pluginJar: jar, baseArgs: ['-I', initScript, `-PstressGate.manifest=${manifest}`] };
 }

@@ -14,6 +14,7 @@ export const ManifestSchema = v.object({
     serverUrl: nullableString,
     project: nullableString,
     requestTimeoutSeconds: v.optional(v.nullable(v.number()), null),
+    executor: nullableString,
   }),
   testTasks: v.array(
     v.object({

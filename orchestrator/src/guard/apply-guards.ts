@@ -18,8 +18,9 @@ export function applyGuards(
   verdict: Pick<VerdictResponse, 'guards' | 'parameters' | 'defaultBranch' | 'candidates'>,
   stress: readonly GateCandidate[],
   jvmStartMs: number,
+  concurrency = 1,
 ): FiredGuard | null {
-  const facts = firstFired(verdict, stress, jvmStartMs);
+  const facts = firstFired(verdict, stress, jvmStartMs, concurrency);
   if (!facts) return null;
   const count = facts.name === 'premise' ? facts.total : facts.name === 'bulk_change' ? facts.newCount : facts.count;
   return { name: facts.name, count, reason: guardSentence(facts) };
@@ -29,13 +30,14 @@ function firstFired(
   verdict: Pick<VerdictResponse, 'guards' | 'parameters' | 'defaultBranch' | 'candidates'>,
   stress: readonly GateCandidate[],
   jvmStartMs: number,
+  concurrency: number,
 ): GuardFacts | null {
   const { premise, bulkChange, candidateCap } = verdict.guards;
   const branch = verdict.defaultBranch;
   if (premise.fired) return { name: 'premise', reason: premise.reason, branch, total: verdict.candidates.length };
   if (bulkChange.fired) return { name: 'bulk_change', newCount: bulkChange.newCount, ratio: bulkChange.ratio, inventory: bulkChange.inventory, branch };
   if (candidateCap.fired) return { name: 'candidate_cap', count: candidateCap.count, cap: candidateCap.cap };
-  const ceiling = predictCeiling(stress, jvmStartMs, verdict.parameters.ceilingSeconds);
+  const ceiling = predictCeiling(stress, jvmStartMs, verdict.parameters.ceilingSeconds, concurrency);
   if (ceiling.exceeds) return { name: 'ceiling', count: stress.length, predictedMs: ceiling.predictedMs, ceilingMs: ceiling.ceilingMs };
   return null;
 }

@@ -1,5 +1,7 @@
-// The stress pass: the plan written, `stressGateStress` run in the same build setup (no task
-// names of the user's, no rebuild), bounded by the ceiling timer, then every repetition read.
+// The stress pass: the plan written, then either the direct executor (the orchestrator starts the
+// repetition JVMs itself, several at a time) or the Gradle executor (`stressGateStress` in the
+// same build setup: no task names of the user's, no rebuild, one Test task per repetition, one
+// after another), bounded by the ceiling timer, then every repetition read.
 import { readFile, writeFile } from 'node:fs/promises';
 import { stressPassArgs } from '../args/stress-pass-args.js';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
@@ -8,8 +10,16 @@ import { stressPaths } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
+import { readForkSpec, type ForkSpec } from './fork-spec.js';
+import type { Progress } from './progress.js';
 import { assignRepetitions, readRepetitionReports, type RecordedRepetition } from './read-repetitions.js';
-import { buildStressPlan } from './stress-plan.js';
+import { repetitionJobs } from './repetition-jobs.js';
+import { runDirectPass } from './run-direct-pass.js';
+import type { JvmRunner } from './run-jvm.js';
+import { buildStressPlan, type StressPlan } from './stress-plan.js';
+
+/** How repetitions run: the orchestrator's own JVMs, or one Gradle Test task each (the reference). */
+export type Executor = 'direct' | 'gradle';
 
 /** What the stress pass recorded, per candidate test_case_id. */
 export interface StressPassResult {
@@ -18,8 +28,17 @@ export interface StressPassResult {
   /** The run was cancelled (SIGINT or SIGTERM) during the stress pass. */
   cancelled: boolean;
   wallClockMs: number;
-  gradleExitCode: number;
+  gradleExitCode: number | null;
   problems: string[];
+  /** The executor that ran, and how many repetition JVMs it ran at a time. */
+  executor: Executor;
+  concurrency: number;
+  /** Why the direct executor was asked for and the Gradle one ran, if so. */
+  fallback: string | null;
+  /** Candidates re-run alone because they failed while their repetitions ran side by side. */
+  confirmedAlone: number;
+  /** Repetition JVMs planned. */
+  jvms: number;
 }
 
 /** The adapters the stress pass uses. */
@@ -31,6 +50,11 @@ export interface StressPassDeps {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   signal?: AbortSignal;
+  /** The executor asked for, and how many JVMs the direct one may run at a time. */
+  executor: Executor;
+  concurrency: number;
+  runJvm: JvmRunner;
+  progress?: (total: number, batch: number, deadlineAt: number) => Progress;
 }
 
 /** Runs the repetitions of `stress` (candidates with a source) within `ceilingSeconds`. */
@@ -44,7 +68,33 @@ export async function runStressPass(
   const plan = buildStressPlan(stress, paths.resultsDir);
   if (plan.tasks.length === 0) {
     // Nothing this run can select (the verdict named only tests it did not report): no Gradle.
-    return { repetitions: assignRepetitions(stress, []), cut: false, cancelled: false, wallClockMs: 0, gradleExitCode: 0, problems: [] };
+    return { repetitions: assignRepetitions(stress, []), cut: false, cancelled: false, wallClockMs: 0, gradleExitCode: null, problems: [], executor: deps.executor, concurrency: 1, fallback: null, confirmedAlone: 0, jvms: 0 };
+  }
+  const jvms = repetitionJobs(plan).length;
+  let fallback: string | null = null;
+  if (deps.executor === 'direct') {
+    const direct = await directSetup(plan, deps);
+    if (direct.ok) {
+      const pass = await runDirectPass(
+        { plan, stress, specs: direct.specs, runnerJar: direct.jar, concurrency: deps.concurrency, deadlineMs: ceilingSeconds * 1000 },
+        { runJvm: deps.runJvm, logger: deps.logger, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.progress ? { progress: deps.progress } : {}) },
+      );
+      return {
+        repetitions: assignRepetitions(stress, pass.reports),
+        cut: pass.cut,
+        cancelled: pass.cancelled,
+        wallClockMs: pass.wallClockMs,
+        gradleExitCode: null,
+        problems: pass.problems,
+        executor: 'direct',
+        concurrency: Math.max(1, Math.min(deps.concurrency, jvms)),
+        fallback: null,
+        confirmedAlone: pass.confirmed,
+        jvms,
+      };
+    }
+    fallback = direct.why;
+    deps.logger.info({ why: fallback }, 'direct executor unavailable: the Gradle executor runs the stress pass');
   }
   await writeFile(paths.plan, `${JSON.stringify(plan, null, 2)}\n`);
   const args = [
@@ -81,5 +131,22 @@ export async function runStressPass(
     wallClockMs: run.wallClockMs,
     gradleExitCode: run.exitCode,
     problems,
+    executor: 'gradle',
+    concurrency: 1,
+    fallback,
+    confirmedAlone: 0,
+    jvms,
   };
+}
+
+/** The fork settings of every planned task and the runner jar, or why the direct executor cannot run. */
+async function directSetup(plan: StressPlan, deps: StressPassDeps): Promise<{ ok: true; specs: Map<string, ForkSpec>; jar: string } | { ok: false; why: string }> {
+  if (!deps.setup.pluginJar) return { ok: false, why: 'the plugin jar (which carries the runner) is unknown' };
+  const specs = new Map<string, ForkSpec>();
+  for (const t of plan.tasks) {
+    const read = await readForkSpec(deps.setup.manifest, t.path);
+    if (!read.ok) return { ok: false, why: read.why };
+    specs.set(t.path, read.spec);
+  }
+  return { ok: true, specs, jar: deps.setup.pluginJar };
 }

@@ -30,7 +30,20 @@ export interface GateReport {
   guard: FiredGuard | null;
   candidates: CandidateResult[];
   counts: { examined: number; stressed: number; excluded: number; notStressed: number; errors: number };
-  stressPass: { wallClockMs: number; cut: boolean; gradleExitCode: number | null } | null;
+  stressPass: {
+    wallClockMs: number;
+    cut: boolean;
+    /** The Gradle executor's exit code; null for the direct executor (no Gradle in the pass). */
+    gradleExitCode: number | null;
+    executor?: 'direct' | 'gradle';
+    /** Repetition JVMs planned, and how many ran at a time. */
+    jvms?: number;
+    jvmsAtATime?: number;
+    /** Candidates re-run alone, one JVM at a time, after failing side by side. */
+    confirmedAlone?: number;
+    /** Why the direct executor was asked for and the Gradle one ran. */
+    fallback?: string | null;
+  } | null;
   /** The gate's own problems in the stress pass (broken or missing repetition XML, a failed build). */
   problems: string[];
   notes: string[];

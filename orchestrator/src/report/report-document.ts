@@ -21,6 +21,8 @@ export interface ReportDocument {
   /** "3 new test cases, 2 stressed, 1 excluded", or null when there is no list. */
   counts: string | null;
   rows: { label: string; repetitions: string; outcome: string; candidate: CandidateResult }[];
+  /** How the stress pass ran: "10 repetitions in 2 JVMs at a time", or null when it did not run. */
+  pass: string | null;
   /** Warnings after the list: findings, cuts, the gate's own problems. */
   warnings: string[];
 }
@@ -29,7 +31,7 @@ export interface ReportDocument {
 export function reportDocument(r: GateReport): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], warnings: [] };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [] };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text, warning });
   switch (stop?.kind) {
@@ -63,8 +65,17 @@ export function reportDocument(r: GateReport): ReportDocument | null {
   doc.counts = `${plural(c.examined, 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   const labels = candidateLabels(r.candidates);
   doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
+  doc.pass = passWords(r.stressPass);
   doc.warnings = warnings(r);
   return doc;
+}
+
+/** "10 repetitions in 2 JVMs at a time": each repetition is one fresh JVM of one Test task. */
+export function passWords(p: GateReport['stressPass']): string | null {
+  if (!p || p.jvms === undefined || p.jvms === 0) return null;
+  const at = p.jvmsAtATime ?? 1;
+  const how = at > 1 ? `in ${at} JVMs at a time` : 'one JVM at a time';
+  return `${plural(p.jvms, 'repetition')} ${how}${p.executor === 'gradle' ? ' (Gradle executor)' : ''}`;
 }
 
 /** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates share it. */
@@ -124,6 +135,11 @@ function warnings(r: GateReport): string[] {
     const n = r.counts.errors;
     out.push(`The gate could not stress ${plural(n, 'new test case')} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`);
   }
+  const alone = r.stressPass?.confirmedAlone ?? 0;
+  if (alone) {
+    out.push(`${plural(alone, 'new test case')} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`);
+  }
+  if (r.stressPass?.fallback) out.push(`The direct executor could not run (${r.stressPass.fallback}); Gradle ran the repetitions one at a time.`);
   out.push(...r.problems);
   return out;
 }

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
+import { protocolRank } from '../support/gate-harness.js';
 import { DEFAULT_STRESS_PARAMETERS } from '@stress-gate/verdict-api/contract';
 
 let server: FakeVerdictServer;
 let dir: string;
 let ceilingSeconds = DEFAULT_STRESS_PARAMETERS.ceilingSeconds;
+let executor = 'direct';
 
 beforeAll(async () => {
   dir = await writeTree(checkoutProject());
@@ -26,43 +28,69 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function gate(mode: string, extraEnv: Record<string, string> = {}) {
+async function gate(mode: string, extraEnv: Record<string, string> = {}, extraArgs: string[] = []) {
   await rm(path.join(dir, 'appliesDiscount.count'), { force: true });
   const out: string[] = [];
   const err: string[] = [];
-  const env = { ...process.env, STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', ...extraEnv };
+  const env = { ...process.env, STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, ...extraEnv };
   delete env['GITHUB_STEP_SUMMARY'];
   const started = Date.now();
   const code = await main(
-    ['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', mode, '--server-url', server.url, '--project', 'shop'],
+    ['gradle', '--offline', '-q', ...extraArgs, ':app:cleanTest', ':app:test', '--stress-new-tests', mode, '--server-url', server.url, '--project', 'shop'],
     { ...realDeps(env), cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) },
   );
   const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8'));
   return { code, out: out.join(''), err: err.join(''), report, ms: Date.now() - started };
 }
 
-describe('stress-orchestrator gradle on a real build', () => {
+// The direct executor (the default) runs the ten repetitions side by side; appliesDiscount fails
+// there (counts 1..10 fail at 2, 6, 10) and runs ten more times alone (11..20 fail at 14, 18).
+const EXPECTED = {
+  direct: {
+    failed: 2,
+    line: '  10 repetitions in 2 JVMs at a time',
+    tail: [' ! 1 new test case failed while its repetitions ran side by side, so it ran', '   again alone, one JVM at a time; the outcome above is from that run.'],
+    statuses: ['success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success'],
+  },
+  gradle: {
+    failed: 3,
+    line: '  10 repetitions one JVM at a time (Gradle executor)',
+    tail: [],
+    statuses: ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
+  },
+} as const;
+
+describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a real build (%s executor)', (ex) => {
+  const expected = EXPECTED[ex];
+  beforeAll(() => {
+    executor = ex;
+  });
+
   it('reports a flaky new test in report mode and exits with the first pass result', async () => {
+    server.requests.length = 0;
     const r = await gate('report');
     expect(r.code).toBe(0);
     expect(r.out).toBe(
       [
         'Stress-testing new tests',
         '  3 new test cases, 3 stressed, 0 excluded',
-        '  :app CheckoutTest.appliesDiscount   10 repetitions, 3 failed',
+        `  :app CheckoutTest.appliesDiscount   10 repetitions, ${expected.failed} failed`,
         '  :app CheckoutTest.clearsCart        10 repetitions, passed',
         '  :app CheckoutTest.total             10 repetitions, passed',
+        expected.line,
         '',
-        ' ! appliesDiscount failed 3 of 10 repetitions and would have blocked this merge',
+        ` ! appliesDiscount failed ${expected.failed} of 10 repetitions and would have blocked this merge`,
         '   request. Pass --stress-new-tests enforce to make it blocking.',
+        ...expected.tail,
         '',
       ].join('\n'),
     );
     expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
     const flaky = r.report.candidates.find((c: { name: string }) => c.name === 'appliesDiscount');
-    expect(flaky.recorded.map((x: { status: string }) => x.status)).toEqual(
-      ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
-    );
+    expect(flaky.recorded.map((x: { status: string }) => x.status)).toEqual(expected.statuses);
+    expect(r.report.stressPass).toMatchObject({ executor: ex, jvms: 10, jvmsAtATime: ex === 'direct' ? 2 : 1 });
+    // The run upload and the verdict request are concurrent: compare in protocol order.
+    server.requests.sort((a, b) => protocolRank(a.url) - protocolRank(b.url));
     const urls = server.requests.map((q) => q.url);
     expect(urls).toEqual([
       '/api/v1/projects/shop/quarantine?limit=1000',
@@ -81,7 +109,7 @@ describe('stress-orchestrator gradle on a real build', () => {
     server.requests.length = 0;
     const r = await gate('enforce');
     expect(r.code).toBe(1);
-    expect(r.out).toContain(' ! appliesDiscount failed 3 of 10 repetitions and blocked this merge request.\n');
+    expect(r.out).toContain(` ! appliesDiscount failed ${expected.failed} of 10 repetitions and blocked this merge request.\n`);
     expect(r.out).not.toContain('would have');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
   }, 120_000);
@@ -89,7 +117,9 @@ describe('stress-orchestrator gradle on a real build', () => {
   it('cuts the stress pass at the ceiling and never reports the cut candidates as passed', async () => {
     ceilingSeconds = 2;
     try {
-      const r = await gate('enforce', { STRESS_GATE_JVM_START_MS: '0' });
+      // Direct: clearsCart sleeps 300 ms (2 JVMs at a time: under the 2 s ceiling's prediction,
+      // over it once JVMs start). Gradle: one repetition task at a time is over it anyway.
+      const r = await gate('enforce', { STRESS_GATE_JVM_START_MS: '0' }, ex === 'direct' ? ['-PfixtureSleep=300'] : []);
       expect(r.report.stressPass.cut).toBe(true);
       expect(r.report.outcome).not.toBe('passed');
       for (const c of r.report.candidates) {

@@ -19,15 +19,28 @@ const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-cor
 /**
  * A two-project build (:app with tests, :lib without) on JUnit 4. CheckoutTest.appliesDiscount
  * is flaky across processes: it bumps a counter file and fails when the count is 2 mod 4, so
- * the first pass (count 0) passes and ten repetitions (1..10) fail three times (2, 6, 10).
+ * the first pass (count 0) passes and ten repetitions (1..10) fail three times (2, 6, 10). Under
+ * the direct executor those ten run side by side, so the candidate runs ten more times alone
+ * (11..20), which fail twice (14, 18): the verdict is "2 failed". clearsCart sleeps
+ * -PfixtureSleep ms (default 0).
  */
 export function checkoutProject(): Record<string, string> {
+  // The counter is read and bumped under a file lock: repetitions of the direct executor run in
+  // several JVMs at once, and an unlocked read-modify-write would lose counts (and determinism).
   const counter = `
   static int bump(String name) throws Exception {
     java.io.File f = new java.io.File(System.getProperty("fixture.dir"), name + ".count");
-    int n = f.exists() ? Integer.parseInt(new String(java.nio.file.Files.readAllBytes(f.toPath())).trim()) : 0;
-    java.nio.file.Files.write(f.toPath(), String.valueOf(n + 1).getBytes());
-    return n;
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.toPath(),
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+         java.nio.channels.FileLock lock = ch.lock()) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(32);
+      int read = ch.read(buf, 0);
+      String text = read <= 0 ? "" : new String(buf.array(), 0, read).trim();
+      int n = text.isEmpty() ? 0 : Integer.parseInt(text);
+      ch.truncate(0);
+      ch.write(java.nio.ByteBuffer.wrap(String.valueOf(n + 1).getBytes()), 0);
+      return n;
+    }
   }`;
   return {
     'settings.gradle': "rootProject.name = 'checkout'\ninclude 'app', 'lib'\n",
@@ -35,7 +48,10 @@ export function checkoutProject(): Record<string, string> {
     'lib/build.gradle': "apply plugin: 'java'\n",
     'app/build.gradle': `apply plugin: 'java'
 dependencies { testCompile ${JUNIT} }
-test { systemProperty 'fixture.dir', rootProject.projectDir.absolutePath }
+test {
+  systemProperty 'fixture.dir', rootProject.projectDir.absolutePath
+  systemProperty 'fixture.sleep', project.findProperty('fixtureSleep') ?: '0'
+}
 `,
     'app/src/test/java/com/shop/CheckoutTest.java': `package com.shop;
 import org.junit.Test;

@@ -70,7 +70,7 @@ export async function run(args: string[], s: Setup = {}) {
   }) as unknown as typeof globalThis.fetch;
   const out: string[] = [];
   const err: string[] = [];
-  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', STRESS_GATE_REQUEST_TIMEOUT_SECONDS: '1', ...s.env };
+  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', STRESS_GATE_REQUEST_TIMEOUT_SECONDS: '1', STRESS_GATE_EXECUTOR: 'gradle', ...s.env };
   const code = await main(['gradle', 'test', '--report-file', path.join(gradle.dir, 'report.json'), ...args], {
     env,
     cwd: gradle.dir,
@@ -87,6 +87,8 @@ export async function run(args: string[], s: Setup = {}) {
     ...(s.signal ? { signal: s.signal } : {}),
   });
   const report = await readFile(path.join(gradle.dir, 'report.json'), 'utf8').then(JSON.parse, () => null);
+  // The run upload and the verdict request are concurrent: list requests in protocol order.
+  requests.sort((a, b) => protocolRank(a.url) - protocolRank(b.url));
   // Warnings wrap at 80 columns; `flat` joins the continuation lines for matching.
   const text = out.join('');
   return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report };
@@ -101,4 +103,9 @@ export function quarantineOf(muted: Set<string> = new Set(), skipped: { module: 
   lists.skippedTests = skipped;
   lists.count = lists.muted.size + skipped.length;
   return { lists: async () => ({ ok: true, value: lists }) };
+}
+
+/** runs (upload) before verdict before anything else (the gate upload); stable within a rank. */
+export function protocolRank(url: string): number {
+  return url.endsWith('/runs') ? 0 : url.endsWith('/verdict') ? 1 : 2;
 }

@@ -14,6 +14,7 @@ public class StressNewTestsExtension {
     private String serverUrl;
     private String project;
     private Integer requestTimeoutSeconds;
+    private String executor;
 
     /**
      * What the gate does with the tests a branch adds: {@code "report"} (stress them and report,
@@ -67,5 +68,25 @@ public class StressNewTestsExtension {
     /** Sets {@link #getRequestTimeoutSeconds()}. */
     public void setRequestTimeoutSeconds(Integer requestTimeoutSeconds) {
         this.requestTimeoutSeconds = requestTimeoutSeconds;
+    }
+
+    /**
+     * How the stress pass runs repetitions: {@code "direct"} (the orchestrator starts each
+     * repetition's fresh JVM itself, with the Test task's own fork settings, as many at a time as
+     * there are cores) or {@code "gradle"} (one Test task per repetition, one after another: the
+     * reference). The {@code STRESS_GATE_EXECUTOR} environment variable takes precedence.
+     * Default: {@code null}, which means {@code direct}.
+     */
+    public String getExecutor() {
+        return executor;
+    }
+
+    /** Sets {@link #getExecutor()}; anything but {@code direct}, {@code gradle} (or {@code null}) is rejected. */
+    public void setExecutor(String executor) {
+        if (executor != null && !"direct".equals(executor) && !"gradle".equals(executor)) {
+            throw new InvalidUserDataException(
+                    "stressNewTests.executor: expected one of direct, gradle; got '" + executor + "'");
+        }
+        this.executor = executor;
     }
 }

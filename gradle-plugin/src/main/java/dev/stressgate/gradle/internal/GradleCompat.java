@@ -115,6 +115,31 @@ final class GradleCompat {
         }
     }
 
+    /** "junit", "junit-platform" or "testng": the framework a Test task runs, by its class name. */
+    static String testFrameworkName(Test task) {
+        Object framework = invokeIfPresent(task, "getTestFramework");
+        String name = framework == null ? "" : framework.getClass().getName();
+        return name.contains("JUnitPlatform") ? "junit-platform" : name.contains("TestNG") ? "testng" : "junit";
+    }
+
+    /**
+     * The java executable a Test task forks: {@code getJavaLauncher().get().getExecutablePath()}
+     * (6.7+, toolchains) when set, else {@code getExecutable()} (4.4+), else the running JVM's.
+     */
+    static String javaExecutable(Test task) {
+        Object launcher = invokeIfPresent(task, "getJavaLauncher");
+        if (launcher != null && Boolean.TRUE.equals(invokeIfPresent(launcher, "isPresent"))) {
+            Object path = invokeIfPresent(invoke(launcher, "get"), "getExecutablePath");
+            if (path != null) {
+                return asFile(path).getAbsolutePath();
+            }
+        }
+        if (task.getExecutable() != null) {
+            return task.getExecutable();
+        }
+        return new File(new File(System.getProperty("java.home"), "bin"), "java").getAbsolutePath();
+    }
+
     /** Copies the launcher/executable: {@code getJavaLauncher()} (6.7+, toolchains) else {@code executable}. */
     static void copyJavaExecutable(Test original, Test copy) {
         Object launcher = invokeIfPresent(original, "getJavaLauncher");

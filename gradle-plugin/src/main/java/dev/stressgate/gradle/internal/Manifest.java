@@ -26,6 +26,7 @@ final class Manifest {
         settings.put("serverUrl", extension.getServerUrl());
         settings.put("project", extension.getProject());
         settings.put("requestTimeoutSeconds", extension.getRequestTimeoutSeconds());
+        settings.put("executor", extension.getExecutor());
 
         List<Object> testTasks = new ArrayList<Object>();
         for (Test test : tests) {

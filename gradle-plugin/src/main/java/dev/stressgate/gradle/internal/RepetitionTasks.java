@@ -2,7 +2,9 @@ package dev.stressgate.gradle.internal;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.gradle.api.GradleException;
 import org.gradle.api.Project;
 import org.gradle.api.Task;
@@ -56,6 +58,17 @@ final class RepetitionTasks {
         return all;
     }
 
+    /** {@code com.shop.Outer$Inner} → {@code com/shop/Outer$Inner.class}, for the candidates of repetition k. */
+    static Set<String> candidateClassFiles(StressPlan.PlannedTask planned, int k) {
+        Set<String> patterns = new LinkedHashSet<String>();
+        for (StressPlan.Candidate c : planned.candidates) {
+            if (c.repetitions >= k) {
+                patterns.add(c.suite.replace('.', '/') + ".class");
+            }
+        }
+        return patterns;
+    }
+
     private static Test createRepetition(Test original, StressPlan.PlannedTask planned, int k, File resultsDir) {
         String id = planned.id;
         String name = "stressGate" + Character.toUpperCase(id.charAt(0)) + id.substring(1) + "Rep" + k;
@@ -66,7 +79,11 @@ final class RepetitionTasks {
         // file collections and are merely UP-TO-DATE, nothing is recompiled.
         rep.setTestClassesDirs(original.getTestClassesDirs());
         rep.setClasspath(original.getClasspath());
-        rep.setIncludes(original.getIncludes());
+        // Only the candidates' class files are scanned (not the whole suite): the XML classname is
+        // the class that ran the test (a subclass for an inherited method, Outer$Inner for a
+        // nested class), so its own class file is the one to include. The original includes are
+        // replaced (the candidates passed them in the first pass); its excludes stay.
+        rep.setIncludes(candidateClassFiles(planned, k));
         rep.setExcludes(original.getExcludes());
         rep.setScanForTestClasses(original.isScanForTestClasses());
         GradleCompat.copyTestFramework(original, rep);

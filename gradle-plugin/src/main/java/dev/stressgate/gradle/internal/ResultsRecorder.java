@@ -1,7 +1,11 @@
 package dev.stressgate.gradle.internal;
 
+import java.io.BufferedWriter;
 import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.gradle.api.GradleException;
@@ -18,7 +22,10 @@ import org.gradle.api.tasks.testing.TestResult;
  */
 final class ResultsRecorder {
 
+    private static final long FLUSH_MS = 200;
     private final File file;
+    private Writer writer;
+    private long lastFlush;
 
     private ResultsRecorder(File file) {
         this.file = file;
@@ -42,6 +49,9 @@ final class ResultsRecorder {
 
             @Override
             public void afterSuite(TestDescriptor suite, TestResult result) {
+                if (suite.getParent() == null) {
+                    flush(); // the task's tests are done: everything is on disk before the task ends
+                }
             }
 
             @Override
@@ -68,12 +78,34 @@ final class ResultsRecorder {
         };
     }
 
+    // One open, buffered writer for the whole build: a line per event with an open/close each cost
+    // about a second per 50,000 tests. Flushed when a task's root suite ends and at least every
+    // FLUSH_MS while lines arrive; the daemon outlives a test JVM that dies, so nothing is lost.
     private synchronized void append(String line) {
         try {
-            Files8.write(file, line, true);
+            if (writer == null) {
+                writer = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file, true), "UTF-8"), 1 << 16);
+            }
+            writer.write(line);
+            long now = System.currentTimeMillis();
+            if (now - lastFlush >= FLUSH_MS) {
+                writer.flush();
+                lastFlush = now;
+            }
         } catch (IOException e) {
             // A lost line must not fail the user's tests; the orchestrator falls back to the XML.
             System.err.println("stress gate: cannot append to " + file + ": " + e.getMessage());
+        }
+    }
+
+    private synchronized void flush() {
+        try {
+            if (writer != null) {
+                writer.flush();
+                lastFlush = System.currentTimeMillis();
+            }
+        } catch (IOException e) {
+            System.err.println("stress gate: cannot write " + file + ": " + e.getMessage());
         }
     }
 }

@@ -43,6 +43,7 @@ public final class StressGateBuild {
                     File manifest = new File(manifestPath).getAbsoluteFile();
                     Manifest.write(manifest, gradle, extension, tests);
                     recorder = ResultsRecorder.start(resultsLogFor(manifest));
+                    ForkSpecs.exportOnExecution(tests, forkSpecsDirFor(manifest));
                     for (Test test : tests) {
                         test.addTestListener(recorder.forTask(test.getPath()));
                     }
@@ -68,6 +69,13 @@ public final class StressGateBuild {
         String name = manifest.getName();
         String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
         return new File(manifest.getParentFile(), base + ".results.jsonl");
+    }
+
+    /** {@code /x/manifest.json} → {@code /x/manifest.forks/}: the direct executor's fork settings. */
+    static File forkSpecsDirFor(File manifest) {
+        String name = manifest.getName();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return new File(manifest.getParentFile(), base + ".forks");
     }
 
     /** Every Test task of every project, sorted by path. */

@@ -1,0 +1,140 @@
+// The stress pass's two executors side by side, through real Gradle (Debian's 4.4.1, --offline,
+// warm daemon) and a fake verdict API on loopback:
+//   fast:  3 fast new tests × 10 repetitions (target: direct ≤ 2.0 s on 2 cores), with the
+//          parallel bare-JVM floor = repetitions × bare `java … JUnitCore` start / cores;
+//   heavy: 1 CPU-bound new test of ~2 s × 10 repetitions (target: direct ≤ 0.6 × gradle);
+//   suite: 5 fast new tests in a generated suite of 20, 250 and 2,000 test classes (target: the
+//          stress pass within 15% across the three sizes).
+// Each figure is stressPass.wallClockMs from the gate's JSON report, median of --runs.
+// Needs: npm run build, the plugin jar (make plugin), gradle and java on PATH.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startFakeVerdict } from './bench-fake-verdict.js';
+import { check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
+
+const JUNIT = `files(${JUNIT_CP.map((p) => `'${p}'`).join(', ')})`;
+
+function writeTree(dir: string, tree: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(tree)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+}
+
+/** :app with NewTest (the candidates' methods) and `oldClasses` generated old classes of 4 tests. */
+function project(newMethods: string, oldClasses: number): Record<string, string> {
+  const tree: Record<string, string> = {
+    'settings.gradle': "rootProject.name = 'bench'\ninclude 'app'\n",
+    'build.gradle': '',
+    'app/build.gradle': `apply plugin: 'java'\ndependencies { testCompile ${JUNIT} }\n`,
+    'app/src/test/java/com/bench/NewTest.java': `package com.bench;\nimport java.util.*;\nimport org.junit.Test;\nimport static org.junit.Assert.*;\npublic class NewTest {\n${newMethods}\n}\n`,
+    'app/src/test/java/com/bench/OldTest.java': 'package com.bench;\nimport org.junit.Test;\npublic class OldTest { @Test public void existing() {} }\n',
+  };
+  for (let i = 0; i < oldClasses; i++) {
+    const methods = [0, 1, 2, 3].map((m) => `  @Test public void case${m}() { org.junit.Assert.assertEquals(${m * 2}, ${m} + ${m}); }`).join('\n');
+    tree[`app/src/test/java/com/bench/old/Old${i}Test.java`] = `package com.bench.old;\nimport org.junit.Test;\npublic class Old${i}Test {\n${methods}\n}\n`;
+  }
+  return tree;
+}
+
+const FAST = ['addsNumbers', 'joinsStrings', 'sortsList', 'reversesList', 'hashesText'];
+const fastMethods = (n: number) =>
+  FAST.slice(0, n)
+    .map((m, i) => `  @Test public void ${m}() throws Exception { long s = 0; for (int i = 0; i < 100000; i++) s += i * ${i + 1}; assertTrue(s > 0); Thread.sleep(3); }`)
+    .join('\n');
+const HEAVY = `  @Test public void crunchesNumbers() { long end = System.nanoTime() + 2_000_000_000L; long s = 0; while (System.nanoTime() < end) { for (int i = 0; i < 10000; i++) s += i ^ s; } assertTrue(s != 42); }`;
+
+interface GateJson {
+  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string } | null;
+  candidates: { name: string; outcome: string; recorded: unknown[] }[];
+}
+
+async function gateRuns(dir: string, url: string, executor: string, runs: number, expectCandidates: number): Promise<number[]> {
+  const report = join(dir, 'report.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 't', STRESS_GATE_PLUGIN_JAR: JAR, STRESS_GATE_EXECUTOR: executor };
+  for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITLAB_CI', 'GITHUB_STEP_SUMMARY', 'STRESS_GATE_PARALLEL_JVMS']) delete env[k];
+  const args = [CLI, 'gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', 'report', '--report-file', report];
+  check(await run(process.execPath, args, { cwd: dir, env }), `warm-up gate (${executor})`);
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    check(await run(process.execPath, args, { cwd: dir, env }), `gate (${executor})`);
+    const r = JSON.parse(readFileSync(report, 'utf8')) as GateJson;
+    if (!r.stressPass || r.candidates.length !== expectCandidates || r.candidates.some((c) => c.outcome !== 'passed')) {
+      throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
+    }
+    if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
+    out.push(r.stressPass.wallClockMs);
+  }
+  return out;
+}
+
+async function bareJvmMs(dir: string, samples: number): Promise<number> {
+  const cp = [join(dir, 'app/build/classes/java/test'), ...JUNIT_CP].join(':');
+  const xs: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const r = check(await run('java', ['-cp', cp, 'org.junit.runner.JUnitCore', 'com.bench.OldTest'], { cwd: dir }), 'bare java');
+    const junitSec = Number(r.stdout.match(/Time: ([\d.,]+)/)?.[1]?.replace(',', '') ?? 0);
+    xs.push(r.ms - junitSec * 1000);
+  }
+  return median(xs);
+}
+
+async function main(): Promise<void> {
+  const f = flags(process.argv.slice(2));
+  const runs = intFlag(f, 'runs', 3);
+  const only = f.get('only') ?? 'fast,heavy,suite';
+  const sizes = (f.get('sizes') ?? '20,250,2000').split(',').map(Number);
+  if (!existsSync(JAR)) throw new Error(`${JAR} is missing: make plugin`);
+  if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
+  const cores = availableParallelism();
+  const work = mkdtempSync(join(tmpdir(), 'stress-gate-bench-exec-'));
+  const fake = await startFakeVerdict((p) => p.suite === 'com.bench.NewTest');
+  log(`executor benchmark: ${cores} cores, --runs ${runs}, load ${load()}`);
+  try {
+    if (only.includes('fast')) {
+      const dir = join(work, 'fast');
+      writeTree(dir, project(fastMethods(3), 0));
+      const direct = await gateRuns(dir, fake.url, 'direct', runs, 3);
+      const gradle = await gateRuns(dir, fake.url, 'gradle', runs, 3);
+      const bare = await bareJvmMs(dir, 5);
+      const floor = (10 * bare) / cores;
+      log(`fast: 3 candidates × 10 repetitions (load ${load()})`);
+      log(`  direct  ${sec(median(direct))} (runs ${direct.map(sec).join(', ')})  ÷ parallel bare-JVM floor ${(median(direct) / floor).toFixed(2)}×  target ≤ 2.00 s: ${median(direct) <= 2000 ? 'MET' : 'MISSED'}`);
+      log(`  gradle  ${sec(median(gradle))} (runs ${gradle.map(sec).join(', ')})  ÷ floor ${(median(gradle) / floor).toFixed(2)}×`);
+      log(`  floor   ${sec(floor)} = 10 × bare JVM ${bare.toFixed(0)} ms / ${cores} cores; direct ÷ gradle ${(median(direct) / median(gradle)).toFixed(2)}×`);
+    }
+    if (only.includes('heavy')) {
+      const dir = join(work, 'heavy');
+      writeTree(dir, project(HEAVY, 0));
+      const direct = await gateRuns(dir, fake.url, 'direct', runs, 1);
+      const gradle = await gateRuns(dir, fake.url, 'gradle', runs, 1);
+      log(`heavy: 1 CPU-bound candidate of ~2 s × 10 repetitions (load ${load()})`);
+      log(`  direct  ${sec(median(direct))} (runs ${direct.map(sec).join(', ')})`);
+      log(`  gradle  ${sec(median(gradle))} (runs ${gradle.map(sec).join(', ')})`);
+      const ratio = median(direct) / median(gradle);
+      log(`  direct ÷ gradle ${ratio.toFixed(2)}×  target ≤ 0.60×: ${ratio <= 0.6 ? 'MET' : 'MISSED'}`);
+    }
+    if (only.includes('suite')) {
+      const rows: [number, number, number][] = [];
+      for (const n of sizes) {
+        const dir = join(work, `suite-${n}`);
+        writeTree(dir, project(fastMethods(5), n));
+        const direct = median(await gateRuns(dir, fake.url, 'direct', runs, 5));
+        const gradle = median(await gateRuns(dir, fake.url, 'gradle', runs, 5));
+        rows.push([n, direct, gradle]);
+        log(`suite of ${n} test classes (+2): 5 candidates × 10 repetitions: direct ${sec(direct)}, gradle ${sec(gradle)} (load ${load()})`);
+      }
+      for (const col of [1, 2] as const) {
+        const xs = rows.map((r) => r[col]);
+        const spread = Math.max(...xs) / Math.min(...xs) - 1;
+        log(`  ${col === 1 ? 'direct' : 'gradle'}: max/min − 1 across sizes = ${(spread * 100).toFixed(0)}%  target ≤ 15%: ${spread <= 0.15 ? 'MET' : 'MISSED'}`);
+      }
+    }
+  } finally {
+    await fake.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
