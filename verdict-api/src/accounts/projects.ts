@@ -116,3 +116,9 @@ function toProject(r: ProjectRow): Project {
   };
 }
 
+
+/** The projects of one account, by handle. */
+export async function listProjectsOfAccount(db: Database, accountId: string): Promise<Project[]> {
+  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE account_id = ${uuid(accountId)} ORDER BY handle`);
+  return rows.map(toProject);
+}

@@ -7,8 +7,9 @@ import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import { listQuarantine, pageParams } from '../quarantine/list-quarantine.js';
-import { effectiveState, quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
+import { quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
+import { unquarantine } from '../quarantine/unquarantine.js';
 import { testCasePage } from '../test-case/test-case-page.js';
 import { UnquarantineBody as Unquarantine } from '../contract.js';
 import { parseBody, parseQuarantineWrite, parseQuarantineWriteByIdentity } from '../validation/parse-body.js';
@@ -50,21 +51,12 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
     authorizeAdmin(principal, 'quarantine.write');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
     const body = parseBody(Unquarantine, await optionalJsonBody(c.req.raw));
-    const now = clock();
-    const current = await quarantineOf(db, principal.project.projectId, id);
-    if (!current) throw new VerdictApiError('NOT_FOUND', `test case ${id} is not quarantined`);
-    if (effectiveState(current, now) === 'enabled') return c.json(view(current, 'enabled'));
-    const { record, from } = await setQuarantine(
-      deps,
-      principal.project,
-      { ...current, state: 'enabled', reason: body.reason ?? 'unquarantined', issueUrl: current.issueUrl, expiresAt: null },
-      principal.actor,
-      now,
-    );
+    const { record, from } = await unquarantine(deps, principal.project, id, body.reason, principal.actor, clock());
     return c.json(view(record, from));
   });
 
   api.get('/:project/test-cases/:testCaseId', async (c) => {
+    authorizeAdmin(c.get('principal'), 'test-cases.read');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
     return c.json(await testCasePage(db, c.get('principal').project, id, clock()));
   });
