@@ -17,6 +17,8 @@ export interface ToolFlags {
   reportFile?: string;
   /** `--project-dir <dir>`: where Gradle runs. Default: the current directory. */
   projectDir?: string;
+  /** `--comment`: post the run report as one comment on the merge request (updated on later runs). */
+  comment?: boolean;
 }
 
 /** What the command line asks for. */
@@ -25,7 +27,7 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] };
 
-const VALUE_OPTIONS: Record<string, keyof ToolFlags> = {
+const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'comment'>> = {
   '--stress-new-tests': 'mode',
   '--server-url': 'serverUrl',
   '--project': 'project',
@@ -46,6 +48,8 @@ Options (recognised anywhere before "--"; everything else goes to Gradle in orde
   --token <token>            API token; prefer env STRESS_GATE_TOKEN
   --report-file <path>       JSON report (default: build/stress-gate/report.json)
   --project-dir <dir>        directory Gradle runs in (default: current directory)
+  --comment                  post the run report on the merge request, one comment updated per run
+                             (env STRESS_GATE_COMMENT=1; GitHub: GITHUB_TOKEN, GitLab: GITLAB_TOKEN or CI_JOB_TOKEN)
   --help, --version
 `;
 
@@ -67,6 +71,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '--help') return { kind: 'help' };
     if (arg === '--version') return { kind: 'version' };
+    if (arg === '--comment') {
+      flags.comment = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const key = VALUE_OPTIONS[name];
