@@ -23,7 +23,7 @@ export async function createProject(
   if (!HANDLE_RE.test(input.handle)) {
     throw new VerdictApiError('BAD_REQUEST', 'handle: must be 1-64 lowercase letters, digits, ".", "_" or "-"', 'handle');
   }
-  if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`);
+  if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`, 'accountId');
   if (await getProjectByHandle(db, input.handle)) throw new VerdictApiError('CONFLICT', `handle: ${input.handle} is taken`, 'handle');
   const project: Project = {
     projectId: randomUUID(),

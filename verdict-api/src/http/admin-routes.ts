@@ -27,7 +27,7 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
   const operator = async (authorization: string | undefined) => {
     await ready();
     const caller = await identify(db, authorization, operatorToken);
-    if (caller.kind !== 'operator') throw new VerdictApiError('FORBIDDEN', 'account administration needs the operator credential (STRESS_GATE_OPERATOR_TOKEN)');
+    if (caller.kind !== 'operator') throw new VerdictApiError('FORBIDDEN', 'account administration needs the operator credential (STRESS_GATE_OPERATOR_TOKEN)', 'Authorization');
   };
   const account = async (id: string) => {
     const a = await getAccount(db, uuidParam(id, 'accountId'));
@@ -67,7 +67,7 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
     const caller = await identify(db, authorization, operatorToken);
     const accountId = uuidParam(id, 'accountId');
     if (caller.kind === 'operator' || (caller.kind === 'admin' && caller.accountId === accountId)) return accountId;
-    throw new VerdictApiError('FORBIDDEN', `this credential does not administer account ${accountId}`);
+    throw new VerdictApiError('FORBIDDEN', `this credential does not administer account ${accountId}`, 'Authorization');
   };
   app.post('/api/v1/accounts/:accountId/projects', async (c) => {
     const accountId = await accountCaller(c.req.header('Authorization'), c.req.param('accountId'));

@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));
-  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.use(
     bodyLimit({
       maxSize: maxBodyBytes,
-      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes` } }, 413),
+      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413),
     }),
   );
   api.use('/:project/*', async (c, next) => {
@@ -152,6 +152,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   adminRoutes(app, db, deps.operatorToken, deps.ready);
   app.route('/api/v1/projects', api);
+  // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
+  app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
   if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }

@@ -65,7 +65,7 @@ export async function authenticate(db: Database, authorization: string | undefin
 
 /** The caller's principal on project `handle`, or the one 403 for every project it may not open. */
 export async function principalFor(db: Database, caller: Caller, handle: string): Promise<Principal> {
-  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`);
+  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`, 'Authorization');
   const project = caller.kind === 'project_token' ? await getProject(db, caller.projectId) : await getProjectByHandle(db, handle);
   if (!project || project.handle !== handle) throw forbidden();
   if (caller.kind === 'admin' && project.accountId !== caller.accountId) throw forbidden();

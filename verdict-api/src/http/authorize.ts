@@ -22,5 +22,5 @@ export type AdminAction =
 /** Throws FORBIDDEN when `principal` may not perform `action` (a CI token never may). */
 export function authorizeAdmin(principal: Pick<Principal, 'credential'>, action: AdminAction): void {
   if (principal.credential === 'admin' || principal.credential === 'operator') return;
-  throw new VerdictApiError('FORBIDDEN', `${action}: needs an account admin credential; a project's CI token only uploads runs, asks the verdict, uploads the gate and reads the quarantine list`);
+  throw new VerdictApiError('FORBIDDEN', `${action}: needs an account admin credential; a project's CI token only uploads runs, asks the verdict, uploads the gate and reads the quarantine list`, 'Authorization');
 }

@@ -63,7 +63,7 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
 
   async function knownIdentity(project: Project, id: string) {
     const identity = (await identitiesOf(db, project.projectId, [id])).get(id) ?? (await quarantineOf(db, project.projectId, id));
-    if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${id} in this project; quarantine it by identity with POST …/quarantine`);
+    if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${id} in this project; quarantine it by identity with POST …/quarantine`, 'testCaseId');
     return { module: identity.module, suite: identity.suite, name: identity.name };
   }
 }

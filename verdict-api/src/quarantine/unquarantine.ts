@@ -15,7 +15,7 @@ export async function unquarantine(
   now: Date,
 ): Promise<{ record: QuarantineRecord; from: QuarantineRecord['state'] }> {
   const current = await quarantineOf(deps.db, project.projectId, testCaseId);
-  if (!current) throw new VerdictApiError('NOT_FOUND', `test case ${testCaseId} is not quarantined`);
+  if (!current) throw new VerdictApiError('NOT_FOUND', `test case ${testCaseId} is not quarantined`, 'testCaseId');
   if (effectiveState(current, now) === 'enabled') return { record: current, from: 'enabled' };
   return setQuarantine(deps, project, { ...current, state: 'enabled', reason: reason ?? 'unquarantined', issueUrl: current.issueUrl, expiresAt: null }, actor, now);
 }

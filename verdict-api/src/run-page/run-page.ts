@@ -53,7 +53,7 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
   const scope = sql`project_id = ${uuid(project.projectId)} AND run_id = ${runId}`;
   const runs = await db.engine.query<Record<string, unknown>>(sql`
     SELECT git_branch, git_commit, is_ci, status, shard_index, duration_ms, toString(started_at) AS started FROM ${db.t('test_runs')} FINAL WHERE ${scope} ORDER BY shard_index`);
-  if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`);
+  if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`, 'runId');
   const cases = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, module, suite, name, status, duration_ms, is_new, muted
     FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} ORDER BY module, suite, name`);

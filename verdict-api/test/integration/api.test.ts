@@ -93,7 +93,7 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
       body: JSON.stringify({ testCases: ids(Array.from({ length: 50 }, (_, i) => `t${i}`)) }),
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes' });
+    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes', field: 'body' });
   });
 
   it('writes settings and the verdict uses them at once', async () => {
