@@ -73,3 +73,15 @@ if [ "$report_exit" -ne 0 ] || [ "$enforce_exit" -eq 0 ]; then
   echo "unexpected: report should exit 0 and enforce non-zero on this example" >&2
   exit 1
 fi
+
+say "The dashboard"
+echo "  address:    $STRESS_GATE_URL/sign-in"
+echo "  sign in with the admin credential: $STRESS_GATE_ADMIN_TOKEN"
+echo "  the enforce run's page: $STRESS_GATE_URL/projects/$STRESS_GATE_PROJECT/runs/$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).runId)' "$work/enforce-mode.json")"
+if [ "${SERVE:-}" = 1 ]; then
+  echo "  serving until Ctrl-C (make demo SERVE=1)"
+  trap 'cleanup; exit 0' INT TERM
+  wait "$api_pid"
+else
+  echo "  (the server stops now; run \"make demo SERVE=1\" to keep it serving)"
+fi
