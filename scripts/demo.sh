@@ -60,7 +60,8 @@ node --input-type=module -e '
   const { STRESS_GATE_URL: url, STRESS_GATE_PROJECT: project, STRESS_GATE_TOKEN: token } = process.env;
   const res = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}`, { headers: { Authorization: `Bearer ${token}` } });
   const page = await res.json();
-  console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate: page.gate, flaky: page.flaky }, null, 2));
+  const gate = page.gate && { ...page.gate, candidates: page.gate.candidates.map((c) => `${c.name}: ${c.repetitions.map((r) => (r.status === "success" ? "." : "F")).join("")} (${c.outcome})`) };
+  console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate, flaky: page.flaky }, null, 2));
   const md = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}/report.md`, { headers: { Authorization: `Bearer ${token}` } });
   console.log(`\nThe run report (Markdown, for a merge-request comment):\n\n${await md.text()}`);
 ' "$work/enforce-mode.json"
