@@ -56,6 +56,8 @@ describe('stress-orchestrator gradle on a real build', () => {
         ' ! appliesDiscount failed 3 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',
         '',
+        `  Run page: ${server.url}/projects/shop/runs/${r.report.runId}`,
+        '',
       ].join('\n'),
     );
     expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
