@@ -1,6 +1,6 @@
 # The README's commands. Both install what they need first (Debian packages when run as root).
 SHELL := /bin/bash
-APT_PACKAGES := clickhouse-server gradle openjdk-17-jdk-headless junit4
+APT_PACKAGES := clickhouse-server gradle openjdk-17-jdk-headless junit4 chromium
 PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
 # The copy the CLI's npm package carries (and finds at run time), beside its init-script template.
 PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
@@ -8,8 +8,9 @@ PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
 .PHONY: demo test install apt node plugin bench clean
 
 ## demo: the main job — the gate on the example Gradle project against the verdict API on embedded ClickHouse
+## (SERVE=1 keeps the dashboard serving until Ctrl-C)
 demo: install
-	bash scripts/demo.sh
+	SERVE=$(SERVE) bash scripts/demo.sh
 
 ## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle builds)
 test: install

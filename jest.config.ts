@@ -5,7 +5,7 @@ import type { Config } from 'jest';
 const shared = {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: {
     '^@stress-gate/verdict-api/contract$': '<rootDir>/../verdict-api/src/contract.ts',
     '^@stress-gate/verdict-api/identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
@@ -15,7 +15,7 @@ const shared = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/../tsconfig.test.json', diagnostics: { ignoreCodes: [151002] } }],
+    '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/../tsconfig.test.json', diagnostics: { ignoreCodes: [151002] } }],
   },
 };
 

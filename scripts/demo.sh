@@ -60,7 +60,8 @@ node --input-type=module -e '
   const { STRESS_GATE_URL: url, STRESS_GATE_PROJECT: project, STRESS_GATE_TOKEN: token } = process.env;
   const res = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}`, { headers: { Authorization: `Bearer ${token}` } });
   const page = await res.json();
-  console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate: page.gate, flaky: page.flaky }, null, 2));
+  const gate = page.gate && { ...page.gate, candidates: page.gate.candidates.map((c) => `${c.name}: ${c.repetitions.map((r) => (r.status === "success" ? "." : "F")).join("")} (${c.outcome})`) };
+  console.log(JSON.stringify({ runId: page.runId, branch: page.branch, gate, flaky: page.flaky }, null, 2));
   const md = await fetch(`${url}/api/v1/projects/${project}/runs/${report.runId}/report.md`, { headers: { Authorization: `Bearer ${token}` } });
   console.log(`\nThe run report (Markdown, for a merge-request comment):\n\n${await md.text()}`);
 ' "$work/enforce-mode.json"
@@ -72,4 +73,16 @@ echo "  JSON reports: $work/report-mode.json, $work/enforce-mode.json"
 if [ "$report_exit" -ne 0 ] || [ "$enforce_exit" -eq 0 ]; then
   echo "unexpected: report should exit 0 and enforce non-zero on this example" >&2
   exit 1
+fi
+
+say "The dashboard"
+echo "  address:    $STRESS_GATE_URL/sign-in"
+echo "  sign in with the admin credential: $STRESS_GATE_ADMIN_TOKEN"
+echo "  the enforce run's page: $STRESS_GATE_URL/projects/$STRESS_GATE_PROJECT/runs/$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).runId)' "$work/enforce-mode.json")"
+if [ "${SERVE:-}" = 1 ]; then
+  echo "  serving until Ctrl-C (make demo SERVE=1)"
+  trap 'cleanup; exit 0' INT TERM
+  wait "$api_pid"
+else
+  echo "  (the server stops now; run \"make demo SERVE=1\" to keep it serving)"
 fi

@@ -13,8 +13,11 @@ const text = (max: number) =>
     v.maxLength(max, `must be at most ${max} characters`),
     v.check((s) => s.isWellFormed(), 'must be well-formed Unicode'),
   );
-const count = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be >= 0'));
-const durationMs = v.pipe(v.number(), v.finite('must be finite'), v.minValue(0, 'must be >= 0'));
+/** The largest value of a UInt32 column: every count is stored as one. */
+export const MAX_UINT32 = 4_294_967_295;
+const count = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be >= 0'), v.maxValue(MAX_UINT32, `must be <= ${MAX_UINT32}`));
+/** Durations are Float64 columns; a year is far beyond any test or run. */
+const durationMs = v.pipe(v.number(), v.finite('must be finite'), v.minValue(0, 'must be >= 0'), v.maxValue(31_536_000_000, 'must be at most a year (31536000000 ms)'));
 
 /** The identity of a test case: Gradle project path, JUnit XML classname, JUnit XML name. */
 export const TestCaseIdentity = v.object({
@@ -30,7 +33,7 @@ export const RepetitionStatus = v.picklist(['success', 'failure']);
 export type RepetitionStatus = v.InferOutput<typeof RepetitionStatus>;
 
 export const Repetition = v.object({
-  repetition: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  repetition: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(10_000, 'must be <= 10000')),
   status: RepetitionStatus,
   durationMs,
 });
@@ -42,10 +45,16 @@ export const RunId = v.pipe(
   v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'must be 1-128 characters of letters, digits, ".", "_", ":" or "-"'),
 );
 
-export const Shard = v.object({
-  index: count,
-  total: v.pipe(count, v.minValue(1, 'must be >= 1')),
-});
+export const Shard = v.pipe(
+  v.object({
+    index: count,
+    total: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(10_000, 'must be <= 10000')),
+  }),
+  v.forward(
+    v.check((s) => s.index < s.total, 'must be below the shard total'),
+    ['index'],
+  ),
+);
 
 export const TestCaseRunUpload = v.object({
   ...TestCaseIdentity.entries,
@@ -218,9 +227,11 @@ export const GateUpload = v.object({
   stressed: count,
   excluded: count,
   notStressed: v.optional(count, 0),
-  guard: v.nullable(v.object({ name: GuardName, count, reason: v.string() })),
+  guard: v.nullable(v.object({ name: GuardName, count, reason: v.pipe(v.string(), v.maxLength(4096, 'must be at most 4096 characters')) })),
   blocked: v.boolean(),
   wouldHaveBlocked: v.boolean(),
+  /** Wall clock of the stress pass: the time the gate added to the job (the ramp page sums it). */
+  stressPassMs: v.optional(durationMs),
   testCases: v.pipe(
     v.array(
       v.object({

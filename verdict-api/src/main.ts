@@ -2,14 +2,15 @@
 // commands that create accounts, projects and tokens.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAccount, setEntitlement } from './accounts/accounts.js';
+import { createAccount } from './accounts/accounts.js';
+import { createAdminCredential } from './accounts/admin-credentials.js';
 import { createProject, getProjectByHandle } from './accounts/projects.js';
 import { createToken } from './accounts/tokens.js';
+import { type AdminActions, localAdmin, remoteAdmin } from './admin/admin-actions.js';
 import { type Config, loadConfig } from './config/config.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
-import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
 
@@ -19,14 +20,21 @@ commands:
   serve                                   serve the API (CLICKHOUSE_URL set: that server; else embedded chDB)
   demo [--write-env F]                     serve on embedded chDB with an entitled demo account, project "demo"
                                           (default branch main) and a fresh token, printed and written to F
-  admin create-account --name N [--entitled]
-  admin entitle --account ID [--off]
+  admin create-account --name N [--entitled]                     (operator)
+  admin entitle --account ID [--off]                              (operator)
+  admin create-admin-credential --account ID [--name N]           (operator) prints the credential once
   admin create-project --account ID --handle H [--default-branch B]
-  admin create-token --project H
+  admin create-token --project H [--name N]                       prints the token once
+  admin list-tokens --project H
+  admin revoke-token --project H --token-id ID
+  every admin command takes --server URL to act on a running server over HTTP, with the
+  credential from STRESS_GATE_OPERATOR_TOKEN or STRESS_GATE_ADMIN_TOKEN (an account's admin
+  credential); without --server it opens the database itself
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
-             STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), LOG_LEVEL (info)
-embedded chDB allows one process per data directory: stop the server before running admin commands against it.`;
+             STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
+             STRESS_GATE_PUBLIC_URL, LOG_LEVEL (info)
+embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
 class UsageError extends Error {}
 
@@ -65,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
 async function serveCommand(config: Config): Promise<number> {
   const log = createLogger(config.LOG_LEVEL);
   const db = openDatabase(config);
-  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, { sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000 });
+  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
   process.stdout.write(`verdict API listening on ${server.url} (${db.engine.kind} ClickHouse, database ${db.name})\n`);
   return waitForSignal(async () => {
     await server.close();
@@ -84,15 +92,19 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
     const account = await createAccount(db, 'Demo', true); // the embedded demo entitles its own account
     project = await createProject(db, { accountId: account.accountId, handle: 'demo', defaultBranch: 'main' });
   }
-  const { token } = await createToken(db, project.projectId);
-  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, { sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000 });
-  const env = `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\n`;
+  const { token } = await createToken(db, project.projectId, 'demo');
+  const { credential } = await createAdminCredential(db, project.accountId, 'demo');
+  const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
+  const env =
+    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\n` +
+    `STRESS_GATE_ADMIN_TOKEN=${credential}\nSTRESS_GATE_DASHBOARD_URL=${server.url}/projects/demo/runs\n`;
   if (values['write-env']) writeFileSync(values['write-env'], env, { mode: 0o600 });
   process.stdout.write(
     `verdict API (demo) listening on ${server.url} on embedded ClickHouse (data in ${config.STRESS_GATE_DATA_DIR})\n` +
       `  project demo, default branch main, account entitled to the stress gate\n` +
       `  ${env.trim().split('\n').join('\n  ')}\n` +
-      `  try: curl -H "Authorization: Bearer ${token}" ${server.url}/api/v1/projects/demo/settings\n`,
+      `  dashboard: ${server.url}/sign-in (sign in with the admin credential STRESS_GATE_ADMIN_TOKEN above)\n` +
+      `  try: curl -H "Authorization: Bearer ${credential}" ${server.url}/api/v1/projects/demo/settings\n`,
   );
   return waitForSignal(async () => {
     await server.close();
@@ -112,6 +124,8 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
       handle: { type: 'string' },
       'default-branch': { type: 'string' },
       project: { type: 'string' },
+      'token-id': { type: 'string' },
+      server: { type: 'string' },
     },
   });
   const need = (key: keyof typeof values): string => {
@@ -119,10 +133,17 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
     if (typeof value !== 'string' || value === '') throw new UsageError(`admin ${sub}: --${key} is required`);
     return value;
   };
+  if (values.server) {
+    const credential = process.env['STRESS_GATE_OPERATOR_TOKEN'] || process.env['STRESS_GATE_ADMIN_TOKEN'];
+    if (!credential) throw new UsageError('admin --server: set STRESS_GATE_OPERATOR_TOKEN or STRESS_GATE_ADMIN_TOKEN to the credential to act with');
+    const out = await adminAction(remoteAdmin(values.server, credential), sub, need, values);
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return 0;
+  }
   const db = openDatabase(config);
   try {
     await migrate(db.engine, db.name);
-    const out = await adminAction(db, sub, need, values);
+    const out = await adminAction(localAdmin(db), sub, need, values);
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   } finally {
@@ -130,25 +151,35 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
   }
 }
 
-async function adminAction(db: Database, sub: string | undefined, need: (k: never) => string, values: Record<string, unknown>): Promise<unknown> {
+async function adminAction(admin: AdminActions, sub: string | undefined, need: (k: never) => string, values: Record<string, unknown>): Promise<unknown> {
   const req = need as (k: string) => string;
+  const name = (fallback: string) => (typeof values.name === 'string' && values.name !== '' ? values.name : fallback);
   switch (sub) {
     case 'create-account':
-      return createAccount(db, req('name'), values.entitled === true);
+      return admin.createAccount(req('name'), values.entitled === true);
     case 'entitle':
-      return setEntitlement(db, req('account'), values.off !== true);
-    case 'create-project': {
-      const p = await createProject(db, { accountId: req('account'), handle: req('handle'), defaultBranch: (values['default-branch'] as string | undefined) ?? null });
-      return { projectId: p.projectId, handle: p.handle, defaultBranch: p.defaultBranch };
-    }
-    case 'create-token': {
-      const project = await getProjectByHandle(db, req('project'));
-      if (!project) throw new VerdictApiError('NOT_FOUND', `no project "${req('project')}"`);
-      return { project: project.handle, ...(await createToken(db, project.projectId)) };
-    }
+      return admin.entitle(req('account'), values.off !== true);
+    case 'create-admin-credential':
+      return admin.createAdminCredential(req('account'), name('admin'));
+    case 'create-project':
+      return admin.createProject(req('account'), req('handle'), (values['default-branch'] as string | undefined) ?? null);
+    case 'create-token':
+      return admin.createToken(req('project'), name('ci'));
+    case 'list-tokens':
+      return admin.listTokens(req('project'));
+    case 'revoke-token':
+      return admin.revokeToken(req('project'), req('token-id'));
     default:
       throw new UsageError(sub ? `unknown admin command "${sub}"` : 'missing admin command');
   }
+}
+
+function serverOptions(config: Config) {
+  return {
+    sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000,
+    ...(config.STRESS_GATE_OPERATOR_TOKEN ? { operatorToken: config.STRESS_GATE_OPERATOR_TOKEN } : {}),
+    ...(config.STRESS_GATE_PUBLIC_URL ? { publicUrl: config.STRESS_GATE_PUBLIC_URL } : {}),
+  };
 }
 
 function waitForSignal(stop: () => Promise<void>): Promise<number> {

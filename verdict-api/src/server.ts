@@ -15,12 +15,20 @@ export interface RunningServer {
 }
 
 /** Serves the API; alerts go to the project's webhooks and the sweep runs every `sweepIntervalMs` (default 5 min). */
-export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number; operatorToken?: string; publicUrl?: string } = {}): Promise<RunningServer> {
   const ready = migrationGate(db, log);
   await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
   const notifier = createWebhookDispatcher({ db, log });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
-  const app = createApp({ db, log, ready, notifier, clock: systemClock });
+  const app = createApp({
+    db,
+    log,
+    ready,
+    notifier,
+    clock: systemClock,
+    ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+  });
   return new Promise((resolve) => {
     const server: ServerType = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
       const url = `http://${host}:${info.port}`;

@@ -19,6 +19,8 @@ export interface ToolFlags {
   projectDir?: string;
   /** `--skip-quarantine`: run every test, ignoring the quarantine list. Default: the list applies. */
   skipQuarantine?: boolean;
+  /** `--comment`: post the run report as one comment on the merge request (updated on later runs). */
+  comment?: boolean;
 }
 
 /** What the command line asks for. */
@@ -27,7 +29,7 @@ export type ParsedArgs =
   | { kind: 'version' }
   | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] };
 
-const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine'>> = {
+const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 'comment'>> = {
   '--stress-new-tests': 'mode',
   '--server-url': 'serverUrl',
   '--project': 'project',
@@ -36,8 +38,9 @@ const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine'>> 
   '--project-dir': 'projectDir',
 };
 
-const SWITCHES: Record<string, 'skipQuarantine'> = {
+const SWITCHES: Record<string, 'skipQuarantine' | 'comment'> = {
   '--skip-quarantine': 'skipQuarantine',
+  '--comment': 'comment',
 };
 
 /** The --help text. */
@@ -54,6 +57,8 @@ Options (recognised anywhere before "--"; everything else goes to Gradle in orde
   --project-dir <dir>        directory Gradle runs in (default: current directory)
   --skip-quarantine          ignore the quarantine list: run every test, mask nothing
                              (env STRESS_GATE_SKIP_QUARANTINE=1)
+  --comment                  post the run report on the merge request, one comment updated per run
+                             (env STRESS_GATE_COMMENT=1; GitHub: GITHUB_TOKEN, GitLab: GITLAB_TOKEN or CI_JOB_TOKEN)
   --help, --version
 `;
 

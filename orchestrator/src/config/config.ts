@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { RunId } from '#contract';
 import type { ToolFlags } from '../args/parse-args.js';
 import { ConfigError, UsageError } from '../errors.js';
+import { booleanEnv } from './environment.js';
 
 /** The modes a user may ask for; `off` is also what "absent everywhere" means. */
 export const MODES = ['report', 'enforce', 'off'] as const;
@@ -56,6 +57,8 @@ export const ConfigSchema = v.object({
   runId: RunId,
   /** Which shard of the run this job is (0-based). Default: 0. */
   shardIndex: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be >= 0')), 0),
+  /** Post the run report as one merge-request comment (--comment, STRESS_GATE_COMMENT). Default: false. */
+  comment: v.optional(v.boolean(), false),
   /** How many shards the run has; their uploads merge into one run. Default: 1. */
   shardTotal: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), 1),
 });
@@ -118,6 +121,7 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
     ? path.resolve(cwd, input['reportFile'] as string)
     : path.join(projectDir, 'build', 'stress-gate', 'report.json');
   set('runId', randomUUID(), 'runId');
+  set('comment', flags.comment ? true : booleanEnv(env, 'STRESS_GATE_COMMENT') || undefined, flags.comment ? '--comment' : 'STRESS_GATE_COMMENT');
 
   const result = v.safeParse(ConfigSchema, input);
   if (result.success && result.output.shardIndex >= result.output.shardTotal) {

@@ -5,6 +5,9 @@ import type { FirstPass } from '../first-pass/run-first-pass.js';
 import { buildGateUpload } from '../gated-observation/build-gate-upload.js';
 import type { GateReport, GateStop } from '../report/gate-report.js';
 import { renderReport } from '../report/render-report.js';
+import { runPageUrl } from '../report/report-document.js';
+import { renderStepSummary } from '../report/step-summary.js';
+import { postRunComment } from '../comment/post-run-comment.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { exitCodeForSignal } from './cancellation.js';
@@ -59,6 +62,7 @@ export function stoppedReport(mode: Mode, config: Config, first: FirstPass, stop
 /** The outputs finishGate writes to. */
 export interface FinishDeps {
   env: NodeJS.ProcessEnv;
+  fetch?: typeof globalThis.fetch;
   out: (text: string) => void;
   err: (text: string) => void;
 }
@@ -76,18 +80,34 @@ export async function finishGate(report: GateReport, client: VerdictClient | nul
       problems.push(`${what} failed: ${(e as Error).message ?? String(e)}`);
     }
   };
+  // The dashboard's run page exists once the run was uploaded (a client means it was attempted).
+  const runPage = client ? runPageUrl(config.serverUrl, config.project, config.runId) : null;
   await attempt('printing the report', () => {
-    const text = renderReport(report);
+    const text = renderReport(report, runPage);
     if (text) deps.out(text);
   });
   await attempt('writing the JSON report', () => writeJsonReport(config.reportFile, report));
-  await attempt('writing the job summary', () => appendStepSummary(deps.env, report));
+  await attempt('writing the job summary', () => appendStepSummary(deps.env, report, runPage));
   await attempt('uploading the gated observation', async () => {
     const upload = client ? buildGateUpload(report, { index: config.shardIndex, total: config.shardTotal }) : null;
     if (!client || !upload) return null;
     const result = await client.uploadGate(config.runId, upload);
     return result.ok ? null : `the gated observation was not uploaded: ${result.problem}`;
   });
+  if (config.comment) {
+    await attempt('posting the merge-request comment', () =>
+      postRunComment({
+        env: deps.env,
+        serverUrl: config.serverUrl,
+        project: config.project,
+        token: config.token,
+        runId: config.runId,
+        runPage,
+        fallback: renderStepSummary(report, null),
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      }),
+    );
+  }
   for (const p of problems) if (p) deps.err(`stress-gate: warning: ${p}\n`);
   return report.exitCode;
 }

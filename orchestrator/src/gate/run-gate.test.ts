@@ -60,6 +60,8 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',
         '',
+        `  Run page: http://api.test/projects/shop/runs/${r.report.runId}`,
+        '',
       ].join('\n'),
     );
     const stressCall = r.calls[1]!;
@@ -108,7 +110,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
   it('first pass failed: says the stress pass was skipped, exits with the failure', async () => {
     const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass: [...cases, { suite: S, name: 'broken', status: 'failure' }] });
     expect(r.code).toBe(1);
-    expect(r.out).toBe('Stress-testing new tests\n  Skipped: the first pass failed, so no new test was stressed.\n');
+    expect(r.out).toBe(`Stress-testing new tests\n  Skipped: the first pass failed, so no new test was stressed.\n\n  Run page: http://api.test/projects/shop/runs/${r.report.runId}\n`);
     expect(r.calls).toHaveLength(1);
     expect(r.requests.map((q) => q.url.split('/').pop())).toEqual(['runs', 'gate']);
   });
@@ -174,7 +176,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
       },
     });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('Stress-testing new tests\n  Bulk change: 120 new test cases exceed 30% of the 200 known on main; not stressed.\n');
+    expect(r.out).toBe(`Stress-testing new tests\n  Bulk change: 120 new test cases exceed 30% of the 200 known on main; not stressed.\n\n  Run page: http://api.test/projects/shop/runs/${r.report.runId}\n`);
     expect(r.calls).toHaveLength(1);
     expect(r.requests[2]!.body).toMatchObject({ outcome: 'guarded', guard: { name: 'bulk_change', count: 120 }, stressed: 0, notStressed: 2, testCases: [] });
   });

@@ -31,6 +31,7 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
     guard: r.guard ? { name: r.guard.name, count: r.guard.count, reason: r.guard.reason } : null,
     blocked: r.blocked,
     wouldHaveBlocked: r.wouldHaveBlocked,
+    ...(r.stressPass ? { stressPassMs: Math.max(0, Math.round(r.stressPass.wallClockMs)) } : {}),
     testCases: guarded
       ? []
       : r.candidates

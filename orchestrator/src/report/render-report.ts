@@ -7,8 +7,8 @@ import { reportDocument, SECTION } from './report-document.js';
 export { candidateLabels, SECTION } from './report-document.js';
 
 /** Renders the report for a terminal; '' for not entitled and no candidates. */
-export function renderReport(r: GateReport): string {
-  const doc = reportDocument(r);
+export function renderReport(r: GateReport, runPage: string | null = null): string {
+  const doc = reportDocument(r, runPage);
   if (!doc) return '';
   const lines = [SECTION];
   for (const s of doc.lead) lines.push(...(s.warning ? warn(s.text) : [`  ${s.text}`]));
@@ -19,6 +19,7 @@ export function renderReport(r: GateReport): string {
     if (doc.pass) lines.push(`  ${doc.pass}`);
     if (doc.warnings.length) lines.push('', ...doc.warnings.flatMap(warn));
   }
+  if (doc.runPage) lines.push('', `  Run page: ${doc.runPage}`);
   return `${lines.join('\n')}\n`;
 }
 

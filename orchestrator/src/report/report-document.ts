@@ -25,13 +25,21 @@ export interface ReportDocument {
   pass: string | null;
   /** Warnings after the list: findings, cuts, the gate's own problems. */
   warnings: string[];
+  /** The run page in the dashboard (server URL + path), when the run was uploaded. */
+  runPage: string | null;
+}
+
+/** The dashboard address of a run's page: the server URL plus /projects/:project/runs/:runId. */
+export function runPageUrl(serverUrl: string | undefined, project: string | undefined, runId: string): string | null {
+  if (!serverUrl || !project) return null;
+  return `${serverUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(project)}/runs/${encodeURIComponent(runId)}`;
 }
 
 /** The document; null when there is nothing to say (not entitled, no candidates). */
-export function reportDocument(r: GateReport): ReportDocument | null {
+export function reportDocument(r: GateReport, runPage: string | null = null): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [] };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [], runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text, warning });
   switch (stop?.kind) {

@@ -4,8 +4,8 @@ import type { GateReport } from './gate-report.js';
 import { reportDocument, SECTION } from './report-document.js';
 
 /** Markdown for the job summary; '' when the printed report is empty. */
-export function renderStepSummary(r: GateReport): string {
-  const doc = reportDocument(r);
+export function renderStepSummary(r: GateReport, runPage: string | null = null): string {
+  const doc = reportDocument(r, runPage);
   if (!doc) return '';
   const lines = [`### ${SECTION} (${r.mode})`, ''];
   for (const s of doc.lead) lines.push(s.warning ? `> ⚠️ ${s.text}` : s.text, '');
@@ -25,6 +25,7 @@ export function renderStepSummary(r: GateReport): string {
         : `Outcome: ${r.outcome}.`;
     lines.push(verdict, '');
   }
+  if (doc.runPage) lines.push(`[The run page in the dashboard](${doc.runPage})`, '');
   return `${lines.join('\n')}\n`;
 }
 

@@ -16,10 +16,10 @@ export async function writeJsonReport(file: string, report: GateReport): Promise
 }
 
 /** Appends the Markdown summary when GITHUB_STEP_SUMMARY names a file. */
-export async function appendStepSummary(env: NodeJS.ProcessEnv, report: GateReport): Promise<string | null> {
+export async function appendStepSummary(env: NodeJS.ProcessEnv, report: GateReport, runPage: string | null = null): Promise<string | null> {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (!file) return null;
-  const markdown = renderStepSummary(report);
+  const markdown = renderStepSummary(report, runPage);
   if (!markdown) return null;
   try {
     await appendFile(file, markdown);

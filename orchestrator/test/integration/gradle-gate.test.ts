@@ -83,6 +83,8 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '   request. Pass --stress-new-tests enforce to make it blocking.',
         ...expected.tail,
         '',
+        `  Run page: ${server.url}/projects/shop/runs/${r.report.runId}`,
+        '',
       ].join('\n'),
     );
     expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });

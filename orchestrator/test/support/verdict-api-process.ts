@@ -13,6 +13,8 @@ export interface VerdictApiProcess {
   url: string;
   project: string;
   token: string;
+  /** The demo account's admin credential (settings, quarantine, webhooks, tokens). */
+  admin: string;
   stop(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startVerdictApi(
     url: env['STRESS_GATE_URL']!,
     project: env['STRESS_GATE_PROJECT']!,
     token: env['STRESS_GATE_TOKEN']!,
+    admin: env['STRESS_GATE_ADMIN_TOKEN']!,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -21,7 +21,7 @@ export async function createAccount(db: Database, name: string, entitled = false
 /** Turns the account's stress-gate entitlement on or off. */
 export async function setEntitlement(db: Database, accountId: string, entitled: boolean): Promise<Account> {
   const account = await getAccount(db, accountId);
-  if (!account) throw new VerdictApiError('NOT_FOUND', `no account ${accountId}`);
+  if (!account) throw new VerdictApiError('NOT_FOUND', `no account ${accountId}`, 'accountId');
   const next = { ...account, stressGateEntitled: entitled };
   await writeAccount(db, next);
   return next;

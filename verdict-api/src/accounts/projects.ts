@@ -23,7 +23,7 @@ export async function createProject(
   if (!HANDLE_RE.test(input.handle)) {
     throw new VerdictApiError('BAD_REQUEST', 'handle: must be 1-64 lowercase letters, digits, ".", "_" or "-"', 'handle');
   }
-  if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`);
+  if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`, 'accountId');
   if (await getProjectByHandle(db, input.handle)) throw new VerdictApiError('CONFLICT', `handle: ${input.handle} is taken`, 'handle');
   const project: Project = {
     projectId: randomUUID(),
@@ -116,3 +116,9 @@ function toProject(r: ProjectRow): Project {
   };
 }
 
+
+/** The projects of one account, by handle. */
+export async function listProjectsOfAccount(db: Database, accountId: string): Promise<Project[]> {
+  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE account_id = ${uuid(accountId)} ORDER BY handle`);
+  return rows.map(toProject);
+}

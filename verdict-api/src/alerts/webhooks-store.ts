@@ -40,7 +40,7 @@ export async function listWebhooks(db: Database, projectId: string): Promise<Web
 /** Deactivates a webhook; NOT_FOUND when the project has no such active webhook. */
 export async function deleteWebhook(db: Database, projectId: string, webhookId: string): Promise<void> {
   const hook = (await activeWebhooks(db, projectId)).find((h) => h.webhookId === webhookId);
-  if (!hook) throw new VerdictApiError('NOT_FOUND', `no webhook ${webhookId} in this project`);
+  if (!hook) throw new VerdictApiError('NOT_FOUND', `no webhook ${webhookId} in this project`, 'webhookId');
   await write(db, projectId, hook, false);
 }
 

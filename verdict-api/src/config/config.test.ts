@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     [{ VERDICT_API_PORT: 'eighty' }, 'VERDICT_API_PORT: must be an integer'],
     [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL: must be a URL'],
     [{ CLICKHOUSE_DATABASE: 'x; DROP' }, 'CLICKHOUSE_DATABASE: must be a plain identifier'],
+    [{ STRESS_GATE_OPERATOR_TOKEN: 'short' }, 'STRESS_GATE_OPERATOR_TOKEN: must be at least 32 characters'],
   ])('names the bad key in %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

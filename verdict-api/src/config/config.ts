@@ -22,6 +22,10 @@ export const ConfigSchema = v.object({
   STRESS_GATE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
   /** Seconds between sweeps (flaky-mark cooldown, quarantine expiry). Default 300. */
   STRESS_GATE_SWEEP_INTERVAL_SECONDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), '300'),
+  /** The operator credential (creates and entitles accounts over HTTP). Unset: no operator. At least 32 characters. */
+  STRESS_GATE_OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^\S+$/, 'must not contain spaces'))),
+  /** The dashboard's public base URL (links, Origin checks behind a proxy). Default: the request's own origin. */
+  STRESS_GATE_PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as https://stress.example.com'))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

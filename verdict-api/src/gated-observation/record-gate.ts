@@ -38,5 +38,8 @@ export async function recordGate(db: Database, project: Project, runId: string, 
       recorded_at: recordedAt,
     },
   ]);
+  if (gate.stressPassMs !== undefined) {
+    await db.engine.insert(db.t('gate_timings'), [{ ...common, stress_pass_ms: gate.stressPassMs, recorded_at: recordedAt }]);
+  }
   return { repetitions: repetitions.length };
 }

@@ -16,7 +16,12 @@ import { ingestRun } from '../ingest/ingest-run.js';
 import type { Logger } from '../log/logger.js';
 import { runPage } from '../run-page/run-page.js';
 import { renderRunReport } from '../run-report/render-markdown.js';
-import { settingsOf, writeSettings } from '../settings/settings.js';
+import { settingsAudit, settingsOf, writeSettings } from '../settings/settings.js';
+import { listRuns } from '../run-page/list-runs.js';
+import { rampPerDay } from '../ramp/ramp-per-day.js';
+import { dashboard } from '../web/dashboard.js';
+import { adminRoutes } from './admin-routes.js';
+import { tokenRoutes } from './token-routes.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import type { AppEnv } from './app-env.js';
@@ -39,6 +44,12 @@ export interface AppDeps {
   notifier?: Notifier;
   /** The clock marks, cooldowns and quarantine expiry read. Default: the wall clock. */
   clock?: Clock;
+  /** The operator credential (STRESS_GATE_OPERATOR_TOKEN); unset: no operator routes answer. */
+  operatorToken?: string;
+  /** The dashboard's public base URL, for Origin checks behind a proxy. */
+  publicUrl?: string;
+  /** Serve the dashboard pages (default true). */
+  dashboard?: boolean;
 }
 
 type Env = AppEnv;
@@ -59,7 +70,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));
-  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -76,20 +87,36 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.use(
     bodyLimit({
       maxSize: maxBodyBytes,
-      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes` } }, 413),
+      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413),
     }),
   );
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
-    c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project')));
+    c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken));
     await next();
   });
 
-  api.get('/:project/settings', (c) => c.json(settingsOf(c.get('principal').project)));
+  api.get('/:project/settings', (c) => {
+    authorizeAdmin(c.get('principal'), 'settings.read');
+    return c.json(settingsOf(c.get('principal').project));
+  });
   api.patch('/:project/settings', async (c) => {
     authorizeAdmin(c.get('principal'), 'settings.write');
     const patch = parseSettingsPatch(await jsonBody(c.req.raw));
-    return c.json(settingsOf(await writeSettings(db, c.get('principal').project, patch)));
+    const principal = c.get('principal');
+    return c.json(settingsOf(await writeSettings(db, principal.project, patch, principal.actor, clock())));
+  });
+  api.get('/:project/settings/audit', async (c) => {
+    authorizeAdmin(c.get('principal'), 'settings.read');
+    return c.json({ changes: await settingsAudit(db, c.get('principal').project.projectId) });
+  });
+  api.get('/:project/runs', async (c) => {
+    authorizeAdmin(c.get('principal'), 'runs.list');
+    return c.json({ runs: await listRuns(db, c.get('principal').project) });
+  });
+  api.get('/:project/ramp', async (c) => {
+    authorizeAdmin(c.get('principal'), 'ramp.read');
+    return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
     const run = parseRunUpload(await jsonBody(c.req.raw, true));
@@ -99,7 +126,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (!result.duplicate) await onRunIngested({ ...domain, log: c.get('log') }, project, run, now);
     return c.json(result, 201);
   });
-  api.get('/:project/flaky-tests', async (c) => c.json(await flakyTests(db, c.get('principal').project, clock())));
+  api.get('/:project/flaky-tests', async (c) => {
+    authorizeAdmin(c.get('principal'), 'flakiness.read');
+    return c.json(await flakyTests(db, c.get('principal').project, clock()));
+  });
   api.get('/:project/runs/:runId/report.md', async (c) => {
     const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
     return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
@@ -118,8 +148,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   quarantineRoutes(api, domain, clock);
   webhookRoutes(api, db, clock);
+  tokenRoutes(api, db);
 
+  adminRoutes(app, db, deps.operatorToken, deps.ready);
   app.route('/api/v1/projects', api);
+  // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
+  app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
+  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }
 

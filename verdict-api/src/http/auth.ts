@@ -1,30 +1,75 @@
-// Every API call carries a project token. A token opens exactly one project; for any other
-// handle, known or not, the answer is the same 403, so nothing says which projects exist.
+// Every API call carries a credential: a project's CI token (`sg_…`), an account's admin
+// credential (`sga_…`), or the operator credential from the server's environment. A CI token
+// opens exactly one project; an admin credential the projects of its account; the operator any.
+// For any other handle, known or not, the answer is the same 403, so nothing says which projects
+// exist. Nothing here is cached: a revoked token is refused on its next request.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Account, getAccount } from '../accounts/accounts.js';
-import { getProject, type Project } from '../accounts/projects.js';
+import { adminGrant } from '../accounts/admin-credentials.js';
+import { getProject, getProjectByHandle, type Project } from '../accounts/projects.js';
 import { tokenGrant } from '../accounts/tokens.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 
+/** The kinds of credential: a project's CI token, an account's admin credential (API or signed-in dashboard), the operator's. */
+export type CredentialKind = 'project_token' | 'admin' | 'operator';
+
 export interface Principal {
   project: Project;
   account: Account;
-  /** Who is calling, as audits record it: `token:<token id>` for a project token. */
+  /** Who is calling, as audits record it: `token:<id>`, `admin:<credential id>` or `operator`. */
   actor: string;
-  /** The kind of credential: today only the project's CI token. */
-  credential: 'project_token';
+  /** The kind of credential. */
+  credential: CredentialKind;
 }
 
-export async function authenticate(db: Database, authorization: string | undefined, handle: string): Promise<Principal> {
+/** Who a bearer credential is, before any project is involved. */
+export type Caller =
+  | { kind: 'project_token'; projectId: string; actor: string }
+  | { kind: 'admin'; accountId: string; credentialId: string; actor: string }
+  | { kind: 'operator'; actor: string };
+
+/** The bearer value of an Authorization header; 401 when missing or malformed. */
+export function bearer(authorization: string | undefined): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: expected "Bearer <project token>"', 'Authorization');
-  const grant = await tokenGrant(db, match[1]!);
-  if (!grant) throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: the token is not valid', 'Authorization');
-  const project = await getProject(db, grant.projectId);
-  if (!project || project.handle !== handle) {
-    throw new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`);
+  if (!match) throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: expected "Bearer <token>"', 'Authorization');
+  return match[1]!;
+}
+
+/** Whether `value` is the operator credential (constant-time; never when none is configured). */
+export function isOperator(value: string, operatorToken: string | undefined): boolean {
+  if (!operatorToken) return false;
+  const a = createHash('sha256').update(value).digest();
+  const b = createHash('sha256').update(operatorToken).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Identifies the caller of a bearer credential; 401 when it is none of the three. */
+export async function identify(db: Database, authorization: string | undefined, operatorToken?: string): Promise<Caller> {
+  const value = bearer(authorization);
+  if (isOperator(value, operatorToken)) return { kind: 'operator', actor: 'operator' };
+  if (value.startsWith('sga_')) {
+    const grant = await adminGrant(db, value);
+    if (grant) return { kind: 'admin', ...grant, actor: `admin:${grant.credentialId}` };
+  } else {
+    const grant = await tokenGrant(db, value);
+    if (grant) return { kind: 'project_token', projectId: grant.projectId, actor: `token:${grant.tokenId}` };
   }
+  throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: the token is not valid', 'Authorization');
+}
+
+/** The principal of a call on project `handle`; 401 for a bad credential, 403 for another project. */
+export async function authenticate(db: Database, authorization: string | undefined, handle: string, operatorToken?: string): Promise<Principal> {
+  return principalFor(db, await identify(db, authorization, operatorToken), handle);
+}
+
+/** The caller's principal on project `handle`, or the one 403 for every project it may not open. */
+export async function principalFor(db: Database, caller: Caller, handle: string): Promise<Principal> {
+  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`, 'Authorization');
+  const project = caller.kind === 'project_token' ? await getProject(db, caller.projectId) : await getProjectByHandle(db, handle);
+  if (!project || project.handle !== handle) throw forbidden();
+  if (caller.kind === 'admin' && project.accountId !== caller.accountId) throw forbidden();
   const account = await getAccount(db, project.accountId);
-  if (!account) throw new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`);
-  return { project, account, actor: `token:${grant.tokenId}`, credential: 'project_token' };
+  if (!account) throw forbidden();
+  return { project, account, actor: caller.actor, credential: caller.kind };
 }

@@ -7,8 +7,9 @@ import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import { listQuarantine, pageParams } from '../quarantine/list-quarantine.js';
-import { effectiveState, quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
+import { quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
+import { unquarantine } from '../quarantine/unquarantine.js';
 import { testCasePage } from '../test-case/test-case-page.js';
 import { UnquarantineBody as Unquarantine } from '../contract.js';
 import { parseBody, parseQuarantineWrite, parseQuarantineWriteByIdentity } from '../validation/parse-body.js';
@@ -50,28 +51,19 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
     authorizeAdmin(principal, 'quarantine.write');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
     const body = parseBody(Unquarantine, await optionalJsonBody(c.req.raw));
-    const now = clock();
-    const current = await quarantineOf(db, principal.project.projectId, id);
-    if (!current) throw new VerdictApiError('NOT_FOUND', `test case ${id} is not quarantined`);
-    if (effectiveState(current, now) === 'enabled') return c.json(view(current, 'enabled'));
-    const { record, from } = await setQuarantine(
-      deps,
-      principal.project,
-      { ...current, state: 'enabled', reason: body.reason ?? 'unquarantined', issueUrl: current.issueUrl, expiresAt: null },
-      principal.actor,
-      now,
-    );
+    const { record, from } = await unquarantine(deps, principal.project, id, body.reason, principal.actor, clock());
     return c.json(view(record, from));
   });
 
   api.get('/:project/test-cases/:testCaseId', async (c) => {
+    authorizeAdmin(c.get('principal'), 'test-cases.read');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
     return c.json(await testCasePage(db, c.get('principal').project, id, clock()));
   });
 
   async function knownIdentity(project: Project, id: string) {
     const identity = (await identitiesOf(db, project.projectId, [id])).get(id) ?? (await quarantineOf(db, project.projectId, id));
-    if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${id} in this project; quarantine it by identity with POST …/quarantine`);
+    if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${id} in this project; quarantine it by identity with POST …/quarantine`, 'testCaseId');
     return { module: identity.module, suite: identity.suite, name: identity.name };
   }
 }

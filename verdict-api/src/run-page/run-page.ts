@@ -13,7 +13,11 @@ export interface RunPage {
   isCi: boolean;
   status: 'success' | 'failure';
   shards: number;
-  testCases: { module: string; suite: string; name: string; status: string; durationMs: number; isNew: boolean; muted: boolean }[];
+  /** The first pass's wall clock (the longest shard). */
+  durationMs: number;
+  /** When the first shard started, 'YYYY-MM-DD hh:mm:ss' UTC. */
+  startedAt: string;
+  testCases: { testCaseId: string; module: string; suite: string; name: string; status: string; durationMs: number; isNew: boolean; muted: boolean }[];
   flaky: { module: string; suite: string; name: string; caughtBy: 'stress_gate' | 'organic'; failed: number; repetitions: number }[];
   gate: {
     mode: string;
@@ -25,14 +29,31 @@ export interface RunPage {
     guard: { name: string; count: number; reason: string } | null;
     blocked: boolean;
     wouldHaveBlocked: boolean;
+    /** How many shards uploaded a verdict. */
+    shards: number;
+    /** The time the stress pass added (summed over shards); null when not recorded. */
+    stressPassMs: number | null;
+    /** Every candidate with its strip: one pass or fail per repetition, with its duration. */
+    candidates: GateCandidate[];
   } | null;
+}
+
+/** One candidate of the gate on this run and its repetitions. */
+export interface GateCandidate {
+  testCaseId: string;
+  module: string;
+  suite: string;
+  name: string;
+  muted: boolean;
+  outcome: string;
+  repetitions: { repetition: number; status: string; durationMs: number }[];
 }
 
 export async function runPage(db: Database, project: Project, runId: string): Promise<RunPage> {
   const scope = sql`project_id = ${uuid(project.projectId)} AND run_id = ${runId}`;
   const runs = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT git_branch, git_commit, is_ci, status, shard_index FROM ${db.t('test_runs')} FINAL WHERE ${scope} ORDER BY shard_index`);
-  if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`);
+    SELECT git_branch, git_commit, is_ci, status, shard_index, duration_ms, toString(started_at) AS started FROM ${db.t('test_runs')} FINAL WHERE ${scope} ORDER BY shard_index`);
+  if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`, 'runId');
   const cases = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, module, suite, name, status, duration_ms, is_new, muted
     FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
@@ -44,7 +65,12 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
 
   const byId = new Map(cases.map((c) => [c['id'] as string, c]));
   const candidates = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} FINAL WHERE ${scope}`);
+    SELECT toString(test_case_id) AS id, module, suite, name, muted, toString(outcome) AS result FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
+  const strips = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, repetition, toString(status) AS result, duration_ms FROM ${db.t('test_case_run_repetitions')} FINAL
+    WHERE ${scope} AND source = 'stress' ORDER BY id, repetition`);
+  const timings = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT stress_pass_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope}`);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
 
   const flaky: RunPage['flaky'] = reps
@@ -75,7 +101,10 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
     isCi: num(first['is_ci']) === 1,
     status: runs.some((r) => r['status'] === 'failure') ? 'failure' : 'success',
     shards: runs.length,
+    durationMs: Math.max(...runs.map((r) => num(r['duration_ms']))),
+    startedAt: String(first['started']),
     testCases: cases.map((c) => ({
+      testCaseId: String(c['id']),
       module: String(c['module']),
       suite: String(c['suite']),
       name: String(c['name']),
@@ -85,18 +114,35 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
       muted: num(c['muted']) === 1,
     })),
     flaky,
-    gate: gates.length === 0 ? null : mergeGates(gates),
+    gate:
+      gates.length === 0
+        ? null
+        : {
+            ...mergeGates(gates),
+            stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['stress_pass_ms']), 0) : null,
+            candidates: candidates.map((c) => ({
+              testCaseId: String(c['id']),
+              module: String(c['module']),
+              suite: String(c['suite']),
+              name: String(c['name']),
+              muted: num(c['muted']) === 1,
+              outcome: String(c['result']),
+              repetitions: strips
+                .filter((r) => r['id'] === c['id'])
+                .map((r) => ({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) })),
+            })),
+          },
   };
 }
 
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): NonNullable<RunPage['gate']> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));
   return {
     mode: String(gates[0]!['mode']),
-    outcome: ['failed', 'incomplete', 'guarded', 'passed'].find((o) => outcomes.includes(o)) ?? outcomes[0]!,
+    outcome: ['failed', 'gate_error', 'cancelled', 'incomplete', 'guarded', 'passed'].find((o) => outcomes.includes(o)) ?? outcomes[0]!,
     candidatesExamined: sum('candidates_examined'),
     stressed: sum('stressed'),
     excluded: sum('excluded'),
@@ -104,5 +150,6 @@ function mergeGates(gates: Record<string, unknown>[]): NonNullable<RunPage['gate
     guard: guarded ? { name: String(guarded['guard_name']), count: num(guarded['guard_count']), reason: String(guarded['guard_reason']) } : null,
     blocked: gates.some((g) => num(g['blocked']) === 1),
     wouldHaveBlocked: gates.some((g) => num(g['would_have_blocked']) === 1),
+    shards: gates.length,
   };
 }

@@ -18,7 +18,12 @@ export type TableName =
   | 'quarantines'
   | 'quarantine_audit'
   | 'webhooks'
-  | 'webhook_deliveries';
+  | 'webhook_deliveries'
+  | 'admin_credentials'
+  | 'api_token_names'
+  | 'sessions'
+  | 'settings_audit'
+  | 'gate_timings';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {

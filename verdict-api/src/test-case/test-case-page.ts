@@ -37,7 +37,7 @@ export async function testCasePage(db: Database, project: Project, testCaseId: s
     quarantineAudit(db, project.projectId, testCaseId),
   ]);
   const identity = names.get(testCaseId) ?? q;
-  if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${testCaseId} in this project`);
+  if (!identity) throw new VerdictApiError('NOT_FOUND', `no test case ${testCaseId} in this project`, 'testCaseId');
   const mark = marks.get(testCaseId);
   const state = effectiveState(q, now);
   return {

@@ -17,7 +17,8 @@ export function parseBody<S extends v.GenericSchema>(schema: S, input: unknown):
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
-  const field = issue.path?.length ? fieldPath(issue.path.map((p) => p.key as string | number)) : undefined;
+  // An issue at the root (not an object, say) is the body's.
+  const field = issue.path?.length ? fieldPath(issue.path.map((p) => p.key as string | number)) : 'body';
   throw new BadRequestError(field ? `${field}: ${issue.message}` : issue.message, field);
 }
 

@@ -43,7 +43,7 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
     await call('POST', `/api/v1/projects/${a.handle}/runs`, a.token, run('a-main', ['a-old']));
     const v = await call('POST', `/api/v1/projects/${a.handle}/verdict`, a.token, { testCases: ids(['secret-of-b']) });
     expect(v.body!.candidates.map((c: any) => c.name)).toEqual(['secret-of-b']);
-    expect((await call('GET', `/api/v1/projects/${b.handle}/settings`, b.token)).body!.defaultBranch).toBe('main');
+    expect((await call('GET', `/api/v1/projects/${b.handle}/settings`, b.admin)).body!.defaultBranch).toBe('main');
   });
 
   it.each([
@@ -78,11 +78,11 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
     [{ stress: { candidateCap: 2.5 } }, 'stress.candidateCap'],
     [{ flakyPolicy: { autoMarkThreshold: 0 } }, 'flakyPolicy.autoMarkThreshold'],
   ])('refuses the settings write %j naming %s, and keeps the old settings', async (patch, field) => {
-    const before = await call('GET', `/api/v1/projects/${a.handle}/settings`, a.token);
-    const res = await call('PATCH', `/api/v1/projects/${a.handle}/settings`, a.token, patch);
+    const before = await call('GET', `/api/v1/projects/${a.handle}/settings`, a.admin);
+    const res = await call('PATCH', `/api/v1/projects/${a.handle}/settings`, a.admin, patch);
     expect(res.status).toBe(400);
     expect(res.body!.error.field).toBe(field);
-    expect((await call('GET', `/api/v1/projects/${a.handle}/settings`, a.token)).body).toEqual(before.body);
+    expect((await call('GET', `/api/v1/projects/${a.handle}/settings`, a.admin)).body).toEqual(before.body);
   });
 
   it('refuses a body over the byte limit with 413 before reading it', async () => {
@@ -93,11 +93,11 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
       body: JSON.stringify({ testCases: ids(Array.from({ length: 50 }, (_, i) => `t${i}`)) }),
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes' });
+    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes', field: 'body' });
   });
 
   it('writes settings and the verdict uses them at once', async () => {
-    const res = await call('PATCH', `/api/v1/projects/${a.handle}/settings`, a.token, {
+    const res = await call('PATCH', `/api/v1/projects/${a.handle}/settings`, a.admin, {
       stress: { curve: [{ maxDurationMs: 1000, bound: 'inclusive', repetitions: 7 }], ceilingSeconds: 120 },
       flakyPolicy: { autoMarkFlaky: false },
     });

@@ -49,14 +49,14 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
   async function project(label: string): Promise<ProjectHandle & { id: string }> {
     nowMs = D0;
     const p = await seedProject(t.db, `${label}-${kind}-${++n}`);
-    expect((await call('PATCH', `/api/v1/projects/${p.handle}/settings`, p.token, { flakyPolicy: { autoQuarantine: true } })).status).toBe(200);
-    expect((await call('POST', `/api/v1/projects/${p.handle}/webhooks`, p.token, { url: receiver.url, secret: SECRET })).status).toBe(201);
+    expect((await call('PATCH', `/api/v1/projects/${p.handle}/settings`, p.admin, { flakyPolicy: { autoQuarantine: true } })).status).toBe(200);
+    expect((await call('POST', `/api/v1/projects/${p.handle}/webhooks`, p.admin, { url: receiver.url, secret: SECRET })).status).toBe(201);
     await upload(p, { runId: 'main-1', branch: 'main', commit: 'm1', testCases: [{ ...T, status: 'success', durationMs: 4 }] });
     return { ...p, id: testCaseId(p.projectId, T) };
   }
 
   async function upload(p: ProjectHandle, run: Record<string, unknown>) {
-    const res = await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, {
+    const res = await call('POST', `/api/v1/projects/${p.handle}/runs`, p.admin, {
       isCi: true,
       status: 'success',
       durationMs: 100,
@@ -71,7 +71,7 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     for (const [i, mode] of (['report', 'enforce'] as const).entries()) {
       const runId = `feat-${tag}-${mode}`;
       await upload(p, { runId, branch: 'feature/pay', commit: `f-${tag}-${i}`, testCases: [{ ...T, status: 'success', durationMs: 4 }] });
-      const res = await call('POST', `/api/v1/projects/${p.handle}/runs/${runId}/gate`, p.token, {
+      const res = await call('POST', `/api/v1/projects/${p.handle}/runs/${runId}/gate`, p.admin, {
         mode,
         outcome: 'failed',
         candidatesExamined: 1,
@@ -91,8 +91,8 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     await upload(p, { runId: `feat-${tag}-retried`, branch: 'feature/pay', commit: `f-${tag}`, testCases: [{ ...T, status: 'success', durationMs: 4, repetitions: reps([1], 2) }] });
   }
 
-  const page = async (p: ProjectHandle & { id: string }) => (await call('GET', `/api/v1/projects/${p.handle}/test-cases/${p.id}`, p.token)).body!;
-  const flaky = async (p: ProjectHandle) => (await call('GET', `/api/v1/projects/${p.handle}/flaky-tests`, p.token)).body!.tests as any[];
+  const page = async (p: ProjectHandle & { id: string }) => (await call('GET', `/api/v1/projects/${p.handle}/test-cases/${p.id}`, p.admin)).body!;
+  const flaky = async (p: ProjectHandle) => (await call('GET', `/api/v1/projects/${p.handle}/flaky-tests`, p.admin)).body!.tests as any[];
   const hooksFor = (p: ProjectHandle) => receiver.received.filter((r) => r.json.project === p.handle);
   const domain = () => ({ db: t.db, log: silentLogger(), notifier: dispatcher });
 
@@ -151,7 +151,7 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     await stressFinding(p, 'a');
     await dispatcher.drain();
     expect(hooksFor(p)).toEqual([]);
-    expect((await call('GET', `/api/v1/projects/${p.handle}/webhooks/deliveries`, p.token)).body!.deliveries).toEqual([]);
+    expect((await call('GET', `/api/v1/projects/${p.handle}/webhooks/deliveries`, p.admin)).body!.deliveries).toEqual([]);
     await organicRetries(p, 'a');
     await dispatcher.drain();
     const marked = hooksFor(p).find((h) => h.json.type === 'test.marked_flaky')!;
@@ -164,12 +164,12 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     const p = await project('autoq');
     await stressFinding(p, 'a');
     expect((await page(p)).quarantine.state).toBe('enabled');
-    expect((await call('GET', `/api/v1/projects/${p.handle}/quarantine`, p.token)).body!.tests).toEqual([]);
+    expect((await call('GET', `/api/v1/projects/${p.handle}/quarantine`, p.admin)).body!.tests).toEqual([]);
     await organicRetries(p, 'a');
     const after = await page(p);
     expect(after.quarantine).toMatchObject({ state: 'muted', owner: 'auto-quarantine', changedBy: 'auto-quarantine' });
     expect(after.quarantineAudit.map((a: any) => [a.from, a.to, a.actor])).toEqual([['enabled', 'muted', 'auto-quarantine']]);
-    const list = (await call('GET', `/api/v1/projects/${p.handle}/quarantine`, p.token)).body!.tests;
+    const list = (await call('GET', `/api/v1/projects/${p.handle}/quarantine`, p.admin)).body!.tests;
     expect(list.map((x: any) => [x.testCaseId, x.state])).toEqual([[p.id, 'muted']]);
     await dispatcher.drain();
     expect(hooksFor(p).map((h) => h.json.type).sort()).toEqual(['test.marked_flaky', 'test.quarantined']);
@@ -177,7 +177,7 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     // A new test with no successful default-branch CI run: marked flaky, but never auto-quarantined.
     const fresh = { module: ':app', suite: 'com.example.NewTest', name: 'fresh' };
     await upload(p, { runId: 'feat-new', branch: 'feature/new', commit: 'n1', testCases: [{ ...fresh, status: 'success', durationMs: 4, repetitions: reps([2], 2) }] });
-    const freshPage = (await call('GET', `/api/v1/projects/${p.handle}/test-cases/${testCaseId(p.projectId, fresh)}`, p.token)).body!;
+    const freshPage = (await call('GET', `/api/v1/projects/${p.handle}/test-cases/${testCaseId(p.projectId, fresh)}`, p.admin)).body!;
     expect([freshPage.mark.marked, freshPage.quarantine.state]).toEqual([true, 'enabled']);
   });
 

@@ -93,7 +93,7 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
       testCases: [{ module: ':app', suite: 'S', name: 'stressed', outcome: 'failed', repetitions: reps([2, 5, 8]) }],
     });
 
-    const flaky = await call('GET', `/api/v1/projects/${p.handle}/flaky-tests`, p.token);
+    const flaky = await call('GET', `/api/v1/projects/${p.handle}/flaky-tests`, p.admin);
     expect(flaky.status).toBe(200);
     expect(flaky.body!.tests.map((x: any) => [x.name, x.flakyRuns, x.markedFlaky])).toEqual([['retried', 1, true]]);
 

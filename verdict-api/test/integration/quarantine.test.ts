@@ -40,8 +40,8 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
     call = testApp(t.db, { notifier: dispatcher, clock }).call;
     p = await seedProject(t.db, `quarantine-${kind}`);
     other = await seedProject(t.db, `other-${kind}`);
-    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-1', ['a', 'b', 'c', 'd', 'e']));
-    expect((await call('POST', `/api/v1/projects/${p.handle}/webhooks`, p.token, { url: receiver.url, secret: SECRET })).status).toBe(201);
+    await call('POST', `/api/v1/projects/${p.handle}/runs`, p.admin, run('main-1', ['a', 'b', 'c', 'd', 'e']));
+    expect((await call('POST', `/api/v1/projects/${p.handle}/webhooks`, p.admin, { url: receiver.url, secret: SECRET })).status).toBe(201);
   });
   afterAll(async () => {
     await dispatcher.drain();
@@ -53,18 +53,18 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
   const id = (name: string) => testCaseId(p.projectId, { module: ':app', suite: 'com.example.CheckoutTest', name });
 
   it('quarantines by identity and by id, audits every change, and unquarantines', async () => {
-    const created = await call('POST', `${base()}/quarantine`, p.token, { module: ':app', suite: 'com.example.CheckoutTest', name: 'a', state: 'muted', owner: 'team-pay', reason: 'flaky on CI', issueUrl: 'https://issues.example/PAY-1' });
+    const created = await call('POST', `${base()}/quarantine`, p.admin, { module: ':app', suite: 'com.example.CheckoutTest', name: 'a', state: 'muted', owner: 'team-pay', reason: 'flaky on CI', issueUrl: 'https://issues.example/PAY-1' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ testCaseId: id('a'), state: 'muted', owner: 'team-pay', previousState: 'enabled' });
-    expect(created.body!.changedBy).toMatch(/^token:[0-9a-f-]{36}$/);
+    expect(created.body!.changedBy).toMatch(/^admin:[0-9a-f-]{36}$/);
     nowMs += 1000;
-    const skipped = await call('PUT', `${base()}/quarantine/${id('a')}`, p.token, { state: 'skipped', owner: 'team-pay', reason: 'hangs' });
+    const skipped = await call('PUT', `${base()}/quarantine/${id('a')}`, p.admin, { state: 'skipped', owner: 'team-pay', reason: 'hangs' });
     expect(skipped.body).toMatchObject({ state: 'skipped', previousState: 'muted', issueUrl: null });
     nowMs += 1000;
-    const removed = await call('DELETE', `${base()}/quarantine/${id('a')}`, p.token, { reason: 'fixed in PAY-1' });
+    const removed = await call('DELETE', `${base()}/quarantine/${id('a')}`, p.admin, { reason: 'fixed in PAY-1' });
     expect(removed.body).toMatchObject({ state: 'enabled', previousState: 'skipped', reason: 'fixed in PAY-1' });
 
-    const page = (await call('GET', `${base()}/test-cases/${id('a')}`, p.token)).body!;
+    const page = (await call('GET', `${base()}/test-cases/${id('a')}`, p.admin)).body!;
     expect(page.quarantine.state).toBe('enabled');
     expect(page.quarantineAudit.map((a: any) => [a.from, a.to, a.reason, a.changedAt])).toEqual([
       ['enabled', 'muted', 'flaky on CI', '2026-11-30 12:00:00'],
@@ -79,13 +79,13 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
 
   it('lists quarantined tests page by page with their identity and state; the CI token reads it', async () => {
     for (const name of ['b', 'c', 'd', 'e']) {
-      await call('PUT', `${base()}/quarantine/${id(name)}`, p.token, { state: name === 'e' ? 'skipped' : 'muted', owner: 'o', reason: 'r' });
+      await call('PUT', `${base()}/quarantine/${id(name)}`, p.admin, { state: name === 'e' ? 'skipped' : 'muted', owner: 'o', reason: 'r' });
     }
     const seen: any[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: Record<string, any> | null } = await call('GET', `${base()}/quarantine?limit=3${cursor ? `&cursor=${cursor}` : ''}`, p.token);
+      const res: { status: number; body: Record<string, any> | null } = await call('GET', `${base()}/quarantine?limit=3${cursor ? `&cursor=${cursor}` : ''}`, p.admin);
       expect(res.status).toBe(200);
       seen.push(...res.body!.tests);
       cursor = res.body!.nextCursor;
@@ -111,30 +111,30 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
     ['POST', 'webhooks', { url: 'ftp://x', secret: 'long-enough-secret' }, 'url'],
     ['POST', 'webhooks', { url: 'http://127.0.0.1:1/', secret: 'short' }, 'secret'],
   ])('answers %s %s with %j by 400 naming %s', async (method, path, body, field) => {
-    const res = await call(method as string, `${base()}/${(path as string).replace('{id of b}', id('b'))}`, p.token, body);
+    const res = await call(method as string, `${base()}/${(path as string).replace('{id of b}', id('b'))}`, p.admin, body);
     expect(res.status).toBe(400);
     expect(res.body!.error).toMatchObject({ code: 'BAD_REQUEST', field });
   });
 
   it('answers 404 for a test case the project has never seen', async () => {
     const unknown = testCaseId(p.projectId, { module: ':x', suite: 'S', name: 'never' });
-    expect((await call('PUT', `${base()}/quarantine/${unknown}`, p.token, { state: 'muted', owner: 'o', reason: 'r' })).status).toBe(404);
-    expect((await call('GET', `${base()}/test-cases/${unknown}`, p.token)).status).toBe(404);
-    expect((await call('DELETE', `${base()}/quarantine/${unknown}`, p.token)).status).toBe(404);
+    expect((await call('PUT', `${base()}/quarantine/${unknown}`, p.admin, { state: 'muted', owner: 'o', reason: 'r' })).status).toBe(404);
+    expect((await call('GET', `${base()}/test-cases/${unknown}`, p.admin)).status).toBe(404);
+    expect((await call('DELETE', `${base()}/quarantine/${unknown}`, p.admin)).status).toBe(404);
   });
 
   it('returns an expired quarantine to enabled, audits it and alerts', async () => {
     const expiresAt = new Date(nowMs + 3_600_000).toISOString();
-    const res = await call('POST', `${base()}/quarantine`, p.token, { module: ':m', suite: 'Later', name: 'x', state: 'muted', owner: 'o', reason: 'until the fix', expiresAt });
+    const res = await call('POST', `${base()}/quarantine`, p.admin, { module: ':m', suite: 'Later', name: 'x', state: 'muted', owner: 'o', reason: 'until the fix', expiresAt });
     expect(res.body).toMatchObject({ expiresAt: '2026-11-30 13:00:02' });
     const xid = res.body!.testCaseId as string;
     nowMs += 2 * 3_600_000;
     // Past its expiry it is no longer listed, even before the sweep.
-    expect((await call('GET', `${base()}/quarantine?limit=1000`, p.token)).body!.tests.map((x: any) => x.testCaseId)).not.toContain(xid);
+    expect((await call('GET', `${base()}/quarantine?limit=1000`, p.admin)).body!.tests.map((x: any) => x.testCaseId)).not.toContain(xid);
     const out = await sweep({ db: t.db, log: silentLogger(), notifier: dispatcher }, clock());
     expect(out.expired).toEqual([xid]);
     expect((await sweep({ db: t.db, log: silentLogger(), notifier: dispatcher }, clock())).expired).toEqual([]);
-    const page = (await call('GET', `${base()}/test-cases/${xid}`, p.token)).body!;
+    const page = (await call('GET', `${base()}/test-cases/${xid}`, p.admin)).body!;
     expect(page.quarantine.state).toBe('enabled');
     expect(page.quarantineAudit.map((a: any) => [a.from, a.to, a.actor])).toEqual([
       ['enabled', 'muted', res.body!.changedBy],
@@ -148,14 +148,14 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
     receiver.script([500, 500]);
     sleeps.length = 0;
     const before = receiver.received.length;
-    await call('POST', `${base()}/quarantine`, p.token, { module: ':m', suite: 'Retry', name: 'y', state: 'muted', owner: 'o', reason: 'r' });
+    await call('POST', `${base()}/quarantine`, p.admin, { module: ':m', suite: 'Retry', name: 'y', state: 'muted', owner: 'o', reason: 'r' });
     await dispatcher.drain();
     const got = receiver.received.slice(before);
     expect(got.map((r) => r.status)).toEqual([500, 500, 200]);
     expect(new Set(got.map((r) => r.json.deliveryId)).size).toBe(1);
     expect(got.every((r) => verifySignature(SECRET, r.body, r.headers['x-stress-gate-signature'] as string))).toBe(true);
     expect(sleeps).toEqual([10, 20]);
-    const log = (await call('GET', `${base()}/webhooks/deliveries?limit=3`, p.token)).body!.deliveries;
+    const log = (await call('GET', `${base()}/webhooks/deliveries?limit=3`, p.admin)).body!.deliveries;
     expect(log.map((d: any) => [d.attempt, d.outcome, d.statusCode, d.willRetry])).toEqual([
       [3, 'delivered', 200, false],
       [2, 'failed', 500, true],
@@ -166,17 +166,17 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
 
   it('gives up after the bounded number of attempts, and lists webhooks without their secret', async () => {
     receiver.script([503, 503, 503, 503, 503]);
-    await call('POST', `${base()}/quarantine`, p.token, { module: ':m', suite: 'Down', name: 'z', state: 'muted', owner: 'o', reason: 'r' });
+    await call('POST', `${base()}/quarantine`, p.admin, { module: ':m', suite: 'Down', name: 'z', state: 'muted', owner: 'o', reason: 'r' });
     await dispatcher.drain();
     receiver.script([]);
-    const log = (await call('GET', `${base()}/webhooks/deliveries?limit=4`, p.token)).body!.deliveries;
+    const log = (await call('GET', `${base()}/webhooks/deliveries?limit=4`, p.admin)).body!.deliveries;
     expect(log.map((d: any) => [d.attempt, d.outcome, d.willRetry])).toEqual([
       [4, 'failed', false],
       [3, 'failed', true],
       [2, 'failed', true],
       [1, 'failed', true],
     ]);
-    const hooks = await call('GET', `${base()}/webhooks`, p.token);
+    const hooks = await call('GET', `${base()}/webhooks`, p.admin);
     expect(hooks.body!.webhooks).toEqual([{ webhookId: expect.any(String), url: receiver.url, createdAt: expect.any(String) }]);
     expect(JSON.stringify(hooks.body)).not.toContain(SECRET);
   });

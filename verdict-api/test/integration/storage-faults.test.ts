@@ -27,7 +27,7 @@ describe('ClickHouse server down and back', () => {
     const p = await seedProject(db, 'faulty');
     const log = silentLogger();
     const app = createApp({ db, log, ready: migrationGate(db, log) });
-    const settings = () => app.request(`/api/v1/projects/${p.handle}/settings`, { headers: { Authorization: `Bearer ${p.token}` } });
+    const settings = () => app.request(`/api/v1/projects/${p.handle}/settings`, { headers: { Authorization: `Bearer ${p.admin}` } });
 
     expect((await settings()).status).toBe(200);
     await server.stop();

@@ -97,7 +97,7 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
   it('fires the candidate cap from the project parameters, candidates sorted so the cap is deterministic', async () => {
     const p = await seedProject(t.db, `cap-${kind}`);
     await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main', ['old']));
-    const patched = await call('PATCH', `/api/v1/projects/${p.handle}/settings`, p.token, { stress: { candidateCap: 3, bulkChangeFloor: 1000 } });
+    const patched = await call('PATCH', `/api/v1/projects/${p.handle}/settings`, p.admin, { stress: { candidateCap: 3, bulkChangeFloor: 1000 } });
     expect(patched.status).toBe(200);
     const v = await verdictOf(p, ['d', 'b', 'e', 'a', 'c']);
     expect(v.guards.candidateCap).toEqual({ fired: true, count: 5, cap: 3 });

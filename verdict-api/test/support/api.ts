@@ -2,6 +2,7 @@
 import { createAccount } from '../../src/accounts/accounts.js';
 import { createProject } from '../../src/accounts/projects.js';
 import { createToken } from '../../src/accounts/tokens.js';
+import { createAdminCredential } from '../../src/accounts/admin-credentials.js';
 import { createApp } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { Database } from '../../src/storage/database.js';
@@ -13,10 +14,13 @@ export interface ProjectHandle {
   handle: string;
   projectId: string;
   accountId: string;
+  /** The project's CI token. */
   token: string;
+  /** The account's admin credential. */
+  admin: string;
 }
 
-export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock } = {}) {
+export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string } = {}) {
   const app = createApp({ db, log: silentLogger(), ready: async () => {}, ...options });
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await app.request(path, {
@@ -34,7 +38,8 @@ export async function seedProject(db: Database, handle: string, options: { entit
   const account = await createAccount(db, `account of ${handle}`, options.entitled ?? true);
   const project = await createProject(db, { accountId: account.accountId, handle, defaultBranch: options.defaultBranch === undefined ? 'main' : options.defaultBranch });
   const { token } = await createToken(db, project.projectId);
-  return { handle, projectId: project.projectId, accountId: account.accountId, token };
+  const { credential } = await createAdminCredential(db, account.accountId);
+  return { handle, projectId: project.projectId, accountId: account.accountId, token, admin: credential };
 }
 
 export function run(runId: string, names: string[], extra: Partial<RunUpload> = {}): RunUpload {

@@ -1,0 +1,72 @@
+// Dashboard sessions: signing in with an admin credential opens one. The browser holds the
+// session secret in an HttpOnly cookie; the store keeps its SHA-256, the session's CSRF token
+// and its expiry. Signing out ends it at once (a revoked version) and deletes its rows.
+import { randomBytes } from 'node:crypto';
+import { dateTime, formatDateTime, sql } from '../sql/bind.js';
+import { type Database, num } from '../storage/database.js';
+import { nextVersion } from '../storage/version.js';
+import { credentialActive } from './admin-credentials.js';
+import { hashToken } from './tokens.js';
+
+/** How long a session lasts: 12 hours. */
+export const SESSION_TTL_MS = 12 * 3600 * 1000;
+
+/** A live session. */
+export interface Session {
+  accountId: string;
+  credentialId: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/** Opens a session; returns its secret (for the cookie) and the session. */
+export async function openSession(db: Database, grant: { accountId: string; credentialId: string }, now: Date): Promise<{ secret: string; session: Session }> {
+  const secret = randomBytes(32).toString('base64url');
+  const session: Session = { ...grant, csrfToken: randomBytes(24).toString('base64url'), expiresAt: new Date(now.getTime() + SESSION_TTL_MS) };
+  await write(db, secret, session, false, now);
+  return { secret, session };
+}
+
+/** The live session for a cookie secret, or null (unknown, expired, signed out, credential revoked). */
+export async function sessionOf(db: Database, secret: string, now: Date): Promise<Session | null> {
+  const rows = await db.engine.query<{ account: string; credential: string; csrf_token: string; expires: string; revoked: unknown }>(
+    sql`SELECT toString(account_id) AS account, toString(credential_id) AS credential, csrf_token, toString(expires_at) AS expires, revoked
+        FROM ${db.t('sessions')} FINAL WHERE session_hash = ${hashToken(secret)}`,
+  );
+  const r = rows[0];
+  if (!r || num(r.revoked) === 1) return null;
+  const expiresAt = new Date(`${r.expires.replace(' ', 'T')}Z`);
+  if (expiresAt.getTime() <= now.getTime()) return null;
+  if (!(await credentialActive(db, r.credential))) return null;
+  return { accountId: r.account, credentialId: r.credential, csrfToken: r.csrf_token, expiresAt };
+}
+
+/** Ends a session: revoked at once, then its rows deleted. */
+export async function endSession(db: Database, secret: string, now: Date): Promise<void> {
+  const hash = hashToken(secret);
+  await db.engine.insert(db.t('sessions'), [
+    { session_hash: hash, account_id: '00000000-0000-0000-0000-000000000000', credential_id: '00000000-0000-0000-0000-000000000000', csrf_token: '', expires_at: formatDateTime(now), revoked: 1, created_at: formatDateTime(now), version: nextVersion() },
+  ]);
+  // A mutation (asynchronous on both engines); the revoked version above already ends it.
+  await db.engine.command(sql`ALTER TABLE ${db.t('sessions')} DELETE WHERE session_hash = ${hash}`);
+}
+
+/** Deletes sessions that expired before `now` (the sweep calls it). */
+export async function purgeExpiredSessions(db: Database, now: Date): Promise<void> {
+  await db.engine.command(sql`ALTER TABLE ${db.t('sessions')} DELETE WHERE expires_at < ${dateTime(now)}`);
+}
+
+async function write(db: Database, secret: string, s: Session, revoked: boolean, now: Date): Promise<void> {
+  await db.engine.insert(db.t('sessions'), [
+    {
+      session_hash: hashToken(secret),
+      account_id: s.accountId,
+      credential_id: s.credentialId,
+      csrf_token: s.csrfToken,
+      expires_at: formatDateTime(s.expiresAt),
+      revoked: revoked ? 1 : 0,
+      created_at: formatDateTime(now),
+      version: nextVersion(),
+    },
+  ]);
+}

@@ -1,0 +1,28 @@
+// A project's CI tokens over HTTP: list (never the secret), create (the secret shown once), revoke.
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
+import type { Database } from '../storage/database.js';
+import { parseBody } from '../validation/parse-body.js';
+import type { AppEnv } from './app-env.js';
+import { authorizeAdmin } from './authorize.js';
+import { optionalJsonBody, uuidParam } from './json-body.js';
+
+const TokenCreate = v.object({ name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')), 'ci') });
+
+/** Adds GET/POST …/tokens and DELETE …/tokens/:tokenId. */
+export function tokenRoutes(api: Hono<AppEnv>, db: Database): void {
+  api.get('/:project/tokens', async (c) => {
+    authorizeAdmin(c.get('principal'), 'tokens.read');
+    return c.json({ tokens: await listTokens(db, c.get('principal').project.projectId) });
+  });
+  api.post('/:project/tokens', async (c) => {
+    authorizeAdmin(c.get('principal'), 'tokens.write');
+    const body = parseBody(TokenCreate, await optionalJsonBody(c.req.raw));
+    return c.json(await createToken(db, c.get('principal').project.projectId, body.name), 201);
+  });
+  api.delete('/:project/tokens/:tokenId', async (c) => {
+    authorizeAdmin(c.get('principal'), 'tokens.write');
+    return c.json(await revokeToken(db, c.get('principal').project.projectId, uuidParam(c.req.param('tokenId'), 'tokenId')));
+  });
+}

@@ -1,0 +1,56 @@
+// The page frame: a header with the project's navigation and the sign-out form, then the page.
+import type { Child } from 'hono/jsx';
+
+/** What every page's frame needs. */
+export interface Frame {
+  title: string;
+  /** The signed-in account's name; absent on the sign-in page. */
+  account?: string;
+  /** The project whose navigation is shown. */
+  project?: string;
+  csrf?: string;
+}
+
+/** The HTML document around a page. */
+export function Layout({ frame, children }: { frame: Frame; children?: Child }) {
+  const p = frame.project ? `/projects/${encodeURIComponent(frame.project)}` : null;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{frame.title} · Stress gate</title>
+        <link rel="stylesheet" href="/static/style.css" />
+      </head>
+      <body>
+        <header class="top">
+          <a href="/projects"><strong>Stress gate</strong></a>
+          {p && (
+            <nav aria-label="Project">
+              <a href={`${p}/runs`}>Runs</a>
+              <a href={`${p}/flaky-tests`}>Flaky tests</a>
+              <a href={`${p}/quarantine`}>Quarantine</a>
+              <a href={`${p}/ramp`}>Ramp</a>
+              <a href={`${p}/settings`}>Settings</a>
+              <a href={`${p}/webhooks`}>Webhooks</a>
+              <a href={`${p}/tokens`}>Tokens</a>
+            </nav>
+          )}
+          {frame.account && (
+            <form method="post" action="/sign-out">
+              <input type="hidden" name="csrf" value={frame.csrf ?? ''} />
+              <span>{frame.account} </span>
+              <button type="submit">Sign out</button>
+            </form>
+          )}
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** The hidden CSRF field every form carries. */
+export function Csrf({ token }: { token: string }) {
+  return <input type="hidden" name="csrf" value={token} />;
+}

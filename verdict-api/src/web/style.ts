@@ -1,0 +1,25 @@
+// The dashboard's one small stylesheet: readable at 1280x800, status in words and colour.
+export const STYLESHEET = `
+*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1b1f24;background:#f6f7f9}
+header.top{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.5rem;background:#1f2a37;color:#fff}
+header.top a{color:#fff;text-decoration:none}header.top nav{display:flex;gap:1rem;flex-wrap:wrap}
+header.top form{margin-left:auto}main{max-width:1220px;margin:0 auto;padding:1rem 1.5rem 3rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.6rem 0 .6rem}
+table{border-collapse:collapse;width:100%;background:#fff;margin:.4rem 0 1rem}
+th,td{text-align:left;padding:.35rem .6rem;border-bottom:1px solid #e3e6ea;vertical-align:top}
+th{background:#eef1f4;font-weight:600}td.num,th.num{text-align:right}code{font-size:.9em;word-break:break-all}
+.badge{display:inline-block;padding:.05rem .45rem;border-radius:.6rem;font-size:.8rem;font-weight:600;border:1px solid transparent;white-space:nowrap}
+.ok{background:#dff5e3;color:#11632a;border-color:#9fd8ad}.bad{background:#fde2e1;color:#8a1c17;border-color:#f0a7a3}
+.warn{background:#fff1d6;color:#7a4b00;border-color:#f1c878}.info{background:#e2ecfb;color:#1d4c8f;border-color:#a8c3ee}
+.muted{background:#eceef1;color:#4a5360;border-color:#c9ced6}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;background:#fff;padding:.8rem 1rem;border:1px solid #e3e6ea}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+ol.strip{display:flex;flex-wrap:wrap;gap:3px;list-style:none;margin:0;padding:0}
+ol.strip li{min-width:4.2rem;padding:.1rem .3rem;font-size:.75rem;text-align:center;border-radius:3px}
+form.stack{display:grid;gap:.6rem;max-width:640px;background:#fff;padding:1rem;border:1px solid #e3e6ea}
+form.stack label{display:grid;gap:.2rem;font-weight:600}form.inline{display:inline}
+input,select,textarea,button{font:inherit;padding:.35rem .5rem}button{cursor:pointer}
+.error{background:#fde2e1;border:1px solid #f0a7a3;padding:.6rem 1rem;color:#8a1c17}
+.notice{background:#e2ecfb;border:1px solid #a8c3ee;padding:.6rem 1rem}
+svg text{font:11px system-ui,sans-serif}
+`;

@@ -1,0 +1,52 @@
+// Starts the real verdict API (`verdict-api demo`: embedded chDB, entitled demo account, project
+// "demo", a CI token and an admin credential) as a child process on a free loopback port.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
+
+export interface DemoServer {
+  url: string;
+  project: string;
+  token: string;
+  admin: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `verdict-api demo`; `env` is added to the child's environment. */
+export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-dashboard-'));
+  const envFile = path.join(dir, 'api.env');
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo', '--write-env', envFile], {
+    env: { ...process.env, ...env, VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: path.join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const deadline = Date.now() + 60_000;
+  let text = '';
+  while (!text.includes('STRESS_GATE_ADMIN_TOKEN=')) {
+    if (child.exitCode !== null) throw new Error(`verdict-api demo exited with ${child.exitCode}: ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`verdict-api demo did not start within 60 s: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 200));
+    text = await readFile(envFile, 'utf8').catch(() => '');
+  }
+  const vars = Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  return {
+    url: vars['STRESS_GATE_URL']!,
+    project: vars['STRESS_GATE_PROJECT']!,
+    token: vars['STRESS_GATE_TOKEN']!,
+    admin: vars['STRESS_GATE_ADMIN_TOKEN']!,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
