@@ -8,7 +8,8 @@
 //   report      stress-orchestrator gradle … --stress-new-tests report   (upload + verdict, no candidates)
 //   off+upload  stress-orchestrator gradle … --stress-new-tests off      (API configured: the run is still uploaded)
 //   off         stress-orchestrator gradle … --stress-new-tests off      (no API configured)
-// and the medians and their differences to plain are printed.
+// and the medians and their differences to plain are printed. `--classes N --methods M` sizes the
+// suite (default 3 × 4; `--classes 500 --methods 100` is the 50,000-case run of the scale target).
 // Needs: npm run build, gradle-plugin/build/libs/stress-gate-gradle-plugin.jar, gradle and java on PATH.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,17 +18,18 @@ import { dirname, join } from 'node:path';
 
 import { API_BIN, check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, type Ran, ROOT, run, sec } from './bench-gradle-common.js';
 
-/** :app with 3 classes × 4 fast JUnit 4 tests. */
-function writeProject(dir: string): void {
+/** :app with `classes` classes × `methods` fast JUnit 4 tests (3 × 4 by default; 500 × 100 for 50,000). */
+function writeProject(dir: string, classes: number, methods: number): void {
   const junit = `files(${JUNIT_CP.map((p) => `'${p}'`).join(', ')})`;
   const tree: Record<string, string> = {
     'settings.gradle': "rootProject.name = 'bench'\ninclude 'app'\n",
     'build.gradle': '',
     'app/build.gradle': `apply plugin: 'java'\ndependencies { testCompile ${junit} }\n`,
   };
-  for (const cls of ['CartTest', 'CheckoutTest', 'PriceTest']) {
-    const methods = [0, 1, 2, 3].map((i) => `  @Test public void case${i}() { assertEquals(${i * 2}, ${i} + ${i}); }`).join('\n');
-    tree[`app/src/test/java/com/bench/${cls}.java`] = `package com.bench;\nimport org.junit.Test;\nimport static org.junit.Assert.*;\npublic class ${cls} {\n${methods}\n}\n`;
+  for (let c = 0; c < classes; c++) {
+    const cls = `Bench${c}Test`;
+    const body = Array.from({ length: methods }, (_, i) => `  @Test public void case${i}() { assertEquals(${i * 2}, ${i} + ${i}); }`).join('\n');
+    tree[`app/src/test/java/com/bench/${cls}.java`] = `package com.bench;\nimport org.junit.Test;\nimport static org.junit.Assert.*;\npublic class ${cls} {\n${body}\n}\n`;
   }
   for (const [rel, content] of Object.entries(tree)) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
@@ -77,13 +79,15 @@ async function startVerdictApi(dir: string): Promise<Api> {
 async function main(): Promise<void> {
   const f = flags(process.argv.slice(2));
   const rounds = intFlag(f, 'rounds', 7);
+  const classes = intFlag(f, 'classes', 3);
+  const methods = intFlag(f, 'methods', 4);
   if (!existsSync(JAR)) throw new Error(`${JAR} is missing: cd gradle-plugin && gradle --offline -q jar`);
   if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
 
   const work = mkdtempSync(join(tmpdir(), 'stress-gate-bench-overhead-'));
   const project = join(work, 'project');
   const reportFile = join(work, 'report.json');
-  writeProject(project);
+  writeProject(project, classes, methods);
   let api: Api | null = null;
   try {
     api = await startVerdictApi(work);
@@ -99,7 +103,7 @@ async function main(): Promise<void> {
       { name: 'gate off, no API configured', run: () => run(process.execPath, cli('off'), { cwd: project, env: base }) },
     ];
 
-    log(`overhead benchmark: real verdict API ${api.url} (embedded chDB), ${rounds} rounds × ${variants.length} variants, load ${load()}`);
+    log(`overhead benchmark: ${classes * methods} test cases (${classes} classes × ${methods}), real verdict API ${api.url} (embedded chDB), ${rounds} rounds × ${variants.length} variants, load ${load()}`);
     // Compile, warm the daemon, and upload the tests as CI history on main.
     check(await run('gradle', ['--offline', '-q', ':app:testClasses'], { cwd: project, env: configured }), 'gradle testClasses');
     check(await variants[1]!.run(), 'seeding gate run (main, CI)');
