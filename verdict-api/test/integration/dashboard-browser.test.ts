@@ -102,7 +102,8 @@ describe('the dashboard in Chromium, over real runs', () => {
     expect(text).toMatch(/Time the gate added\d/);
     const strip = page.getByLabel('repetitions of appliesDiscount');
     expect(await strip.locator('li').count()).toBe(10);
-    expect(await strip.locator('li.bad').count()).toBe(3);
+    // The default (direct) executor confirmed the side-by-side failures alone: 2 of 10 (see end-to-end.test.ts).
+    expect(await strip.locator('li.bad').count()).toBe(2);
     expect(await strip.locator('li').first().textContent()).toMatch(/^#1 (pass|fail) \d+/);
     expect(await page.getByLabel('repetitions of clearsCart').locator('li.ok').count()).toBe(10);
     expect(await page.locator('#flaky + table').textContent()).toContain('caught by the stress gate');
