@@ -17,7 +17,7 @@ const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-cor
 let server: FakeVerdictServer;
 let dir: string;
 
-/** :app's FaultTest: `exits` kills its JVM on its 4th run ever; `sleeps` waits in the run named by -Dfault.sleepOn. */
+/** :app's FaultTest: `exits` kills its JVM in every run after the first pass; `sleeps` waits in the pass named in sleep-on. */
 function faultProject(): Record<string, string> {
   return {
     'settings.gradle': "rootProject.name = 'faults'\ninclude 'app'\n",
@@ -37,7 +37,7 @@ public class FaultTest {
     Files.write(f.toPath(), String.valueOf(n + 1).getBytes());
     return n;
   }
-  @Test public void exits() throws Exception { if (bump("exits") == 3) System.exit(3); }
+  @Test public void exits() throws Exception { if (bump("exits") > 0) System.exit(3); }
   @Test public void sleeps() throws Exception {
     int n = bump("sleeps");
     File mode = new File(System.getProperty("fixture.dir"), "sleep-on");
@@ -69,11 +69,11 @@ async function reset(sleepOn: 'never' | 'first' | 'stress') {
 const baseEnv = () => ({ ...process.env, STRESS_GATE_URL: server.url, STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', GITHUB_STEP_SUMMARY: '' });
 
 describe('faults through real Gradle', () => {
-  it('a repetition JVM that died running a candidate (System.exit) is that candidate failing, and blocks in enforce', async () => {
+  it.each(['direct', 'gradle'])('%s executor: a repetition JVM that died running a candidate (System.exit) is that candidate failing, and blocks in enforce', async (executor) => {
     await reset('never');
     const out: string[] = [];
     const code = await main(['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', 'enforce'], {
-      ...realDeps(baseEnv()),
+      ...realDeps({ ...baseEnv(), STRESS_GATE_EXECUTOR: executor }),
       cwd: dir,
       out: (t) => out.push(t),
       err: () => undefined,
@@ -81,9 +81,9 @@ describe('faults through real Gradle', () => {
     const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8'));
     expect(code).toBe(1);
     const exits = report.candidates.find((c: { name: string }) => c.name === 'exits');
-    expect(exits).toMatchObject({ outcome: 'failed', crashed: 1, failures: 1 });
+    expect(exits).toMatchObject({ outcome: 'failed', crashed: 10, failures: 10 });
     expect(exits.recorded[2]).toEqual({ repetition: 3, status: 'failure', durationMs: 0, crashed: true });
-    expect(out.join('')).toContain('FaultTest.exits    10 repetitions, 1 failed (its JVM died once)');
+    expect(out.join('')).toContain('FaultTest.exits    10 repetitions, 10 failed (its JVM died 10 times)');
     expect(report).toMatchObject({ outcome: 'failed', blocked: true });
   }, 180_000);
 

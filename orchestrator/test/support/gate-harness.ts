@@ -105,7 +105,7 @@ export function quarantineOf(muted: Set<string> = new Set(), skipped: { module: 
   return { lists: async () => ({ ok: true, value: lists }) };
 }
 
-/** runs (upload) before verdict before anything else (the gate upload); stable within a rank. */
+/** The quarantine list, then runs (upload), then verdict, then anything else (the gate upload); stable within a rank. */
 export function protocolRank(url: string): number {
-  return url.endsWith('/runs') ? 0 : url.endsWith('/verdict') ? 1 : 2;
+  return url.includes('/quarantine') ? -1 : url.endsWith('/runs') ? 0 : url.endsWith('/verdict') ? 1 : 2;
 }
