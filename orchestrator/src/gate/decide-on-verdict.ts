@@ -8,6 +8,8 @@ import type { GradleSetup } from '../gradle/gradle-setup.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
+import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { detectionPower } from '../report/detection-power.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { cancelled } from './cancellation.js';
@@ -32,6 +34,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
   const answer = await client.verdict({
+    runId: config.runId,
+    mode,
     testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })),
   });
   if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
@@ -90,6 +94,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     blocked: decision.blocked,
     wouldHaveBlocked: decision.wouldHaveBlocked,
     exitCode: decision.exitCode,
+    detection: detectionPower(results),
+    timing: stress.length ? { predictedMs: predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds).predictedMs, jvmStartMs: config.jvmStartMs } : null,
   };
 }
 

@@ -16,6 +16,7 @@ export function renderReport(r: GateReport): string {
     lines.push(`  ${doc.counts}`);
     const width = Math.max(0, ...doc.rows.map((row) => row.label.length));
     for (const row of doc.rows) lines.push(`  ${row.label.padEnd(width)}   ${row.repetitions}, ${row.outcome}`);
+    if (doc.detection) lines.push(...wrap(doc.detection, '  ', '  '));
     if (doc.warnings.length) lines.push('', ...doc.warnings.flatMap(warn));
   }
   return `${lines.join('\n')}\n`;

@@ -3,6 +3,7 @@
 import type { CandidateResult } from '../enforce/outcome.js';
 import { formatDuration, formatLimit, plural } from './format.js';
 import type { GateReport } from './gate-report.js';
+import { detectionPower, detectionSentence } from './detection-power.js';
 
 /** The section line, as the RFC prints it. */
 export const SECTION = 'Stress-testing new tests';
@@ -23,13 +24,15 @@ export interface ReportDocument {
   rows: { label: string; repetitions: string; outcome: string; candidate: CandidateResult }[];
   /** Warnings after the list: findings, cuts, the gate's own problems. */
   warnings: string[];
+  /** How strong the clean results are, said once (null when nothing passed). */
+  detection: string | null;
 }
 
 /** The document; null when there is nothing to say (not entitled, no candidates). */
 export function reportDocument(r: GateReport): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], warnings: [] };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], warnings: [], detection: null };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text, warning });
   switch (stop?.kind) {
@@ -64,6 +67,8 @@ export function reportDocument(r: GateReport): ReportDocument | null {
   const labels = candidateLabels(r.candidates);
   doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
   doc.warnings = warnings(r);
+  const power = detectionPower(r.candidates);
+  doc.detection = power ? detectionSentence(power) : null;
   return doc;
 }
 

@@ -16,6 +16,7 @@ export function renderStepSummary(r: GateReport): string {
       lines.push(`| ${code(row.label)} | ${c.recorded.length}/${c.expected} | ${c.failures} | ${cell(row.outcome)} |`);
     }
     lines.push('');
+    if (doc.detection) lines.push(doc.detection, '');
     for (const w of doc.warnings) lines.push(`> ⚠️ ${w}`, '');
     const verdict = r.blocked
       ? '**Blocked**: a new test disagreed with itself.'

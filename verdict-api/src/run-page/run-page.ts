@@ -5,6 +5,7 @@ import type { Project } from '../accounts/projects.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
+import { ruledOutFailureRate } from '../contract.js';
 
 export interface RunPage {
   runId: string;
@@ -25,6 +26,8 @@ export interface RunPage {
     guard: { name: string; count: number; reason: string } | null;
     blocked: boolean;
     wouldHaveBlocked: boolean;
+    /** How strong the clean stress results are (null when no candidate passed its repetitions). */
+    detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
 }
 
@@ -85,12 +88,22 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
       muted: num(c['muted']) === 1,
     })),
     flaky,
-    gate: gates.length === 0 ? null : mergeGates(gates),
+    gate: gates.length === 0 ? null : { ...mergeGates(gates), detection: detection(reps) },
   };
 }
 
+/** The weakest clean stress result: the fewest repetitions of a candidate none of which failed. */
+function detection(reps: Record<string, unknown>[]): NonNullable<RunPage['gate']>['detection'] {
+  const clean = reps.filter((r) => r['source'] === 'stress' && num(r['failed']) === 0).map((r) => num(r['total']));
+  if (clean.length === 0) return null;
+  const r = Math.min(...clean);
+  const rate = ruledOutFailureRate(r);
+  const sentence = `${r} clean repetitions rule out a failure rate above ${Math.round(rate * 100)}% per run (95% confidence); rarer flakes can pass.`;
+  return { repetitions: r, confidence: 0.95, ruledOutFailureRate: rate, sentence };
+}
+
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): NonNullable<RunPage['gate']> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'detection'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));

@@ -18,7 +18,11 @@ export type TableName =
   | 'quarantines'
   | 'quarantine_audit'
   | 'webhooks'
-  | 'webhook_deliveries';
+  | 'webhook_deliveries'
+  | 'verdict_log'
+  | 'verdict_log_candidates'
+  | 'gate_timings'
+  | 'gate_candidate_stats';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
