@@ -6,6 +6,7 @@
 //   plugin      gradle-plugin/build/libs/stress-gate-gradle-plugin.jar and the init-script
 //               template -> orchestrator/gradle-plugin/ (fails when the jar is not built)
 //   migrations  clickhouse/migrations/*.sql -> verdict-api/migrations/
+//   queries     clickhouse/queries/*.sql (telemetry) -> verdict-api/queries/
 // Usage: node scripts/package-assets.mjs contract|plugin|migrations...
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +68,12 @@ const tasks = {
     const files = {};
     for (const name of readdirSync(from).filter((f) => f.endsWith('.sql'))) files[name] = readFileSync(path.join(from, name));
     sync(at('verdict-api', 'migrations'), files);
+  },
+  queries() {
+    const from = at('clickhouse', 'queries');
+    const files = {};
+    for (const name of readdirSync(from).filter((f) => f.endsWith('.sql'))) files[name] = readFileSync(path.join(from, name));
+    sync(at('verdict-api', 'queries'), files);
   },
 };
 

@@ -12,6 +12,8 @@ import { startServer } from './server.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
+import { formatAnswers } from './telemetry/format-table.js';
+import { runTelemetry } from './telemetry/queries.js';
 
 const USAGE = `usage: verdict-api <command> [options]
 
@@ -23,6 +25,7 @@ commands:
   admin entitle --account ID [--off]
   admin create-project --account ID --handle H [--default-branch B]
   admin create-token --project H
+  telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
              STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), LOG_LEVEL (info)
@@ -41,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         return await demoCommand(config, rest);
       case 'admin':
         return await adminCommand(config, rest);
+      case 'telemetry':
+        return await telemetryCommand(config, rest);
       case '--help':
       case '-h':
       case 'help':
@@ -148,6 +153,28 @@ async function adminAction(db: Database, sub: string | undefined, need: (k: neve
     }
     default:
       throw new UsageError(sub ? `unknown admin command "${sub}"` : 'missing admin command');
+  }
+}
+
+async function telemetryCommand(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { project: { type: 'string' }, since: { type: 'string' } } });
+  const since = values.since === undefined ? undefined : new Date(values.since.length === 10 ? `${values.since}T00:00:00Z` : values.since);
+  if (since && Number.isNaN(since.getTime())) throw new UsageError(`telemetry: --since must be a date (YYYY-MM-DD), not "${values.since}"`);
+  const db = openDatabase(config);
+  try {
+    await migrate(db.engine, db.name);
+    let projectId: string | undefined;
+    if (values.project !== undefined) {
+      const project = await getProjectByHandle(db, values.project);
+      if (!project) throw new VerdictApiError('NOT_FOUND', `no project "${values.project}"`);
+      projectId = project.projectId;
+    }
+    const answers = await runTelemetry(db, { projectId, since });
+    const scope = `${values.project ? `project ${values.project}` : 'all projects'}${since ? `, since ${since.toISOString().slice(0, 10)}` : ''}`;
+    process.stdout.write(`Stress gate telemetry (${db.engine.kind} ClickHouse, database ${db.name}, ${scope})\n\n${formatAnswers(answers)}`);
+    return answers.some((a) => a.error !== null) ? 1 : 0;
+  } finally {
+    await db.engine.close();
   }
 }
 
