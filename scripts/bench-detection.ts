@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     return n;
   };
   const trials = num('trials', 20);
-  const retryTrials = num('retry-trials', 200);
+  const retryTrials = num('retry-trials', 100);
   const p = num('p', 0.2);
   if (!existsSync(JAR)) throw new Error(`${JAR} is missing: make plugin`);
   if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     log(`bench:detection: ${trials} gate runs x ${ARCHETYPES.length} archetypes (p = ${p}), ${retryTrials} same-process retry loops each; load ${load()}`);
     const reportFile = join(work, 'report.json');
     for (let i = 0; i < trials; i++) {
-      const r = await run(process.execPath, [CLI, 'gradle', '--offline', '-q', '-I', props, 'test', '--stress-new-tests', 'report', '--report-file', reportFile], { cwd: project, env });
+      const r = await run(process.execPath, [CLI, 'gradle', '--offline', '-q', '-I', props, 'cleanTest', 'test', '--stress-new-tests', 'report', '--report-file', reportFile], { cwd: project, env });
       if (r.code !== 0) throw new Error(`gate run ${i + 1} exited ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-3000)}`);
       const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { candidates: { suite: string; outcome: string; expected: number; failures: number; recorded: unknown[] }[] };
       for (const c of report.candidates) {
