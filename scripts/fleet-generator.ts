@@ -5,7 +5,7 @@
 // - Inventory per project: log-normal, median 209 and p25 57 (sigma 1.93), clipped to 1..50,000.
 // - Gated merge-request runs per project and day: log-normal around 1.5 (sigma 1), rounded.
 // - A run adds new tests in 20% of runs: 1 + geometric(0.5) of them; 1% of runs are a bulk
-//   identity change (a rename: half the inventory plus 20 new); projects in their first days
+//   identity change (a rename: half the inventory plus 20 new, at most 500); projects in their first days
 //   have no default-branch history (5% of projects, the first 3 days: the premise guard).
 // - Candidate durations: log-normal with median 4 ms and 94% at or under 5 s (sigma 4.58, so
 //   p90 is about 1.4 s), priced by the default curve; slower than 5 minutes is excluded.
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
         const at = new Date(start + d * DAY + Math.floor(rnd() * DAY));
         const noHistory = late && d < 3;
         const bulk = rnd() < 0.01;
-        const newCount = bulk ? Math.round(inventory / 2) + 20 : rnd() < 0.2 ? 1 + Math.floor(Math.log(1 - rnd()) / Math.log(0.5)) : 0;
+        const newCount = bulk ? Math.min(500, Math.round(inventory / 2) + 20) : rnd() < 0.2 ? 1 + Math.floor(Math.log(1 - rnd()) / Math.log(0.5)) : 0;
         const candidates = Array.from({ length: newCount }, (_, i) => {
           const durationMs = Math.round(Math.min(3_600_000, logNormal(4, 4.58)) * 10) / 10;
           const identity = { module: ':app', suite: `com.fleet.Suite${pi}`, name: `test${runs}_${i}` };
