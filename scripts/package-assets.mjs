@@ -5,7 +5,8 @@
 //               (the orchestrator imports them as #contract and #identity, see its package.json)
 //   plugin      gradle-plugin/build/libs/stress-gate-gradle-plugin.jar and the init-script
 //               template -> orchestrator/gradle-plugin/ (fails when the jar is not built)
-//   migrations  clickhouse/migrations/*.sql -> verdict-api/migrations/, clickhouse/queries/*.sql -> verdict-api/queries/
+//   migrations  clickhouse/migrations/*.sql -> verdict-api/migrations/
+//   queries     clickhouse/queries/*.sql (telemetry) -> verdict-api/queries/
 // Usage: node scripts/package-assets.mjs contract|plugin|migrations...
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -71,6 +72,12 @@ const tasks = {
     const queries = {};
     for (const name of readdirSync(at('clickhouse', 'queries')).filter((f) => f.endsWith('.sql'))) queries[name] = readFileSync(at('clickhouse', 'queries', name));
     sync(at('verdict-api', 'queries'), queries);
+  },
+  queries() {
+    const from = at('clickhouse', 'queries');
+    const files = {};
+    for (const name of readdirSync(from).filter((f) => f.endsWith('.sql'))) files[name] = readFileSync(path.join(from, name));
+    sync(at('verdict-api', 'queries'), files);
   },
 };
 

@@ -37,9 +37,9 @@ FROM
 ) AS verdicts
 ANY LEFT JOIN
 (
-    SELECT run_id, shard_index, stress_pass_ms AS pass_ms
+    SELECT run_id, shard_index, wall_clock_ms AS pass_ms
     FROM {db}.gate_timings FINAL
-    WHERE project_id = {project_id}
+    WHERE project_id = {project_id} AND has_pass = 1
 ) AS timings USING (run_id, shard_index)
 GROUP BY day
 ORDER BY day

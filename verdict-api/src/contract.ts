@@ -165,6 +165,9 @@ export type ProjectSettingsPatch = v.InferInput<typeof ProjectSettingsPatch>;
 
 /** POST /api/v1/projects/:project/verdict: the identities the first pass ran. */
 export const VerdictRequest = v.object({
+  /** Telemetry only: the run this verdict is for and the gate's mode (the verdict log records them). */
+  runId: v.optional(RunId),
+  mode: v.optional(v.picklist(['report', 'enforce'])),
   testCases: v.pipe(
     v.array(v.object({ ...TestCaseIdentity.entries, durationMs })),
     v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`),
@@ -218,6 +221,18 @@ export type GateOutcome = v.InferOutput<typeof GateOutcome>;
 export const GuardName = v.picklist(['premise', 'bulk_change', 'candidate_cap', 'ceiling']);
 export type GuardName = v.InferOutput<typeof GuardName>;
 
+/**
+ * Telemetry of the stress pass for tuning the curve and the ceiling: its wall clock (null when no
+ * pass ran, e.g. a guard refused), the ceiling prediction made before it and the JVM start used.
+ */
+export const StressTiming = v.object({
+  wallClockMs: v.optional(v.nullable(durationMs), null),
+  predictedMs: durationMs,
+  jvmStartMs: durationMs,
+  cut: v.optional(v.boolean(), false),
+});
+export type StressTiming = v.InferOutput<typeof StressTiming>;
+
 /** POST /api/v1/projects/:project/runs/:runId/gate: the stress pass as one gated observation. */
 export const GateUpload = v.object({
   shard: v.optional(Shard, { index: 0, total: 1 }),
@@ -230,13 +245,16 @@ export const GateUpload = v.object({
   guard: v.nullable(v.object({ name: GuardName, count, reason: v.pipe(v.string(), v.maxLength(4096, 'must be at most 4096 characters')) })),
   blocked: v.boolean(),
   wouldHaveBlocked: v.boolean(),
-  /** Wall clock of the stress pass: the time the gate added to the job (the ramp page sums it). */
-  stressPassMs: v.optional(durationMs),
+  /** Optional (older clients send none): telemetry of the pass. */
+  timing: v.optional(v.nullable(StressTiming), null),
   testCases: v.pipe(
     v.array(
       v.object({
         ...TestCaseIdentity.entries,
         muted: v.optional(v.boolean(), false),
+        /** Optional telemetry: the first pass's measured duration and the repetitions the curve gave. */
+        durationMs: v.optional(v.nullable(durationMs), null),
+        plannedRepetitions: v.optional(v.nullable(count), null),
         outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
         repetitions: v.array(Repetition),
       }),
@@ -258,6 +276,15 @@ export function formatDuration(ms: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   return [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * Detection power of a clean result: after `r` passing repetitions, the per-execution failure rate
+ * ruled out at `confidence` (1 - (1-confidence)^(1/r): 26% for 10, 45% for 5). A bound on what
+ * could pass, never a promise that a test is not flaky. The CLI's report and the run page share it.
+ */
+export function ruledOutFailureRate(r: number, confidence = 0.95): number {
+  return r < 1 ? 1 : 1 - (1 - confidence) ** (1 / r);
 }
 
 /** Error bodies: a stable code, a message, and the offending field when there is one. */

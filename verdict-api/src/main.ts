@@ -13,6 +13,8 @@ import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
+import { formatAnswers } from './telemetry/format-table.js';
+import { runTelemetry } from './telemetry/queries.js';
 
 const USAGE = `usage: verdict-api <command> [options]
 
@@ -27,6 +29,7 @@ commands:
   admin create-token --project H [--name N]                       prints the token once
   admin list-tokens --project H
   admin revoke-token --project H --token-id ID
+  telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
   every admin command takes --server URL to act on a running server over HTTP, with the
   credential from STRESS_GATE_OPERATOR_TOKEN or STRESS_GATE_ADMIN_TOKEN (an account's admin
   credential); without --server it opens the database itself
@@ -49,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
         return await demoCommand(config, rest);
       case 'admin':
         return await adminCommand(config, rest);
+      case 'telemetry':
+        return await telemetryCommand(config, rest);
       case '--help':
       case '-h':
       case 'help':
@@ -180,6 +185,28 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_OPERATOR_TOKEN ? { operatorToken: config.STRESS_GATE_OPERATOR_TOKEN } : {}),
     ...(config.STRESS_GATE_PUBLIC_URL ? { publicUrl: config.STRESS_GATE_PUBLIC_URL } : {}),
   };
+}
+
+async function telemetryCommand(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { project: { type: 'string' }, since: { type: 'string' } } });
+  const since = values.since === undefined ? undefined : new Date(values.since.length === 10 ? `${values.since}T00:00:00Z` : values.since);
+  if (since && Number.isNaN(since.getTime())) throw new UsageError(`telemetry: --since must be a date (YYYY-MM-DD), not "${values.since}"`);
+  const db = openDatabase(config);
+  try {
+    await migrate(db.engine, db.name);
+    let projectId: string | undefined;
+    if (values.project !== undefined) {
+      const project = await getProjectByHandle(db, values.project);
+      if (!project) throw new VerdictApiError('NOT_FOUND', `no project "${values.project}"`);
+      projectId = project.projectId;
+    }
+    const answers = await runTelemetry(db, { projectId, since });
+    const scope = `${values.project ? `project ${values.project}` : 'all projects'}${since ? `, since ${since.toISOString().slice(0, 10)}` : ''}`;
+    process.stdout.write(`Stress gate telemetry (${db.engine.kind} ClickHouse, database ${db.name}, ${scope})\n\n${formatAnswers(answers)}`);
+    return answers.some((a) => a.error !== null) ? 1 : 0;
+  } finally {
+    await db.engine.close();
+  }
 }
 
 function waitForSignal(stop: () => Promise<void>): Promise<number> {

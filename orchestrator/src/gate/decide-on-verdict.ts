@@ -10,6 +10,8 @@ import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { createProgress } from '../repetitions/progress.js';
 import { runJvm } from '../repetitions/run-jvm.js';
+import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { detectionPower } from '../report/detection-power.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { cancelled } from './cancellation.js';
@@ -41,7 +43,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const { mode, config, first, client, setup, executable } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
-  const ask = () => client.verdict({ testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })) });
+  const ask = () =>
+    client.verdict({ runId: config.runId, mode, testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })) });
   let answer = await ask();
   const stored = await ctx.uploaded;
   // A CI run of the default branch is itself history: the verdict asked while its upload was in
@@ -118,6 +121,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     blocked: decision.blocked,
     wouldHaveBlocked: decision.wouldHaveBlocked,
     exitCode: decision.exitCode,
+    detection: detectionPower(results),
+    timing: stress.length ? { predictedMs: predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds).predictedMs, jvmStartMs: config.jvmStartMs } : null,
   };
 }
 

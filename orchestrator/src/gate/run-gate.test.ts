@@ -56,6 +56,8 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         '  :app CheckoutTest.appliesDiscount   10 repetitions, 2 failed',
         '  :app CheckoutTest.clearsCart        10 repetitions, passed',
         '  10 repetitions one JVM at a time (Gradle executor)',
+        '  10 clean repetitions rule out a failure rate above 26% per run (95%',
+        '  confidence); rarer flakes can pass.',
         '',
         ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',

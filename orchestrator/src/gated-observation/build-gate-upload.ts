@@ -31,7 +31,7 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
     guard: r.guard ? { name: r.guard.name, count: r.guard.count, reason: r.guard.reason } : null,
     blocked: r.blocked,
     wouldHaveBlocked: r.wouldHaveBlocked,
-    ...(r.stressPass ? { stressPassMs: Math.max(0, Math.round(r.stressPass.wallClockMs)) } : {}),
+    timing: r.timing ? { wallClockMs: r.stressPass?.wallClockMs ?? null, predictedMs: r.timing.predictedMs, jvmStartMs: r.timing.jvmStartMs, cut: r.stressPass?.cut ?? false } : null,
     testCases: guarded
       ? []
       : r.candidates
@@ -41,6 +41,8 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
             suite: c.suite,
             name: c.name,
             muted: c.muted,
+            durationMs: c.durationMs,
+            plannedRepetitions: c.expected,
             outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
             repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
           })),

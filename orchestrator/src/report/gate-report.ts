@@ -3,6 +3,7 @@
 import type { GateOutcome } from '#contract';
 import type { CandidateResult } from '../enforce/outcome.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
+import type { DetectionPower } from './detection-power.js';
 
 /** Why the gate did not get as far as a verdict on candidates, when it did not. */
 export type GateStop =
@@ -50,6 +51,10 @@ export interface GateReport {
   blocked: boolean;
   wouldHaveBlocked: boolean;
   exitCode: number;
+  /** How strong the clean results are: the failure rate ruled out by the fewest clean repetitions (null: none passed). */
+  detection?: DetectionPower | null;
+  /** Telemetry: the ceiling prediction made before the pass and the JVM start it assumed (null: no prediction). */
+  timing?: { predictedMs: number; jvmStartMs: number } | null;
 }
 
 /** Counts as the report prints them: stressed = candidates with a verdict (passed or failed). */

@@ -18,6 +18,8 @@ describe('renderReport', () => {
         '  :app CheckoutTest.appliesDiscount   10 repetitions, 2 failed',
         '  :app CheckoutTest.clearsCart        10 repetitions, passed',
         '  :app CartTest.total                 10 repetitions, passed',
+        '  10 clean repetitions rule out a failure rate above 26% per run (95%',
+        '  confidence); rarer flakes can pass.',
         '',
         ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',

@@ -17,6 +17,7 @@ export function renderReport(r: GateReport, runPage: string | null = null): stri
     const width = Math.max(0, ...doc.rows.map((row) => row.label.length));
     for (const row of doc.rows) lines.push(`  ${row.label.padEnd(width)}   ${row.repetitions}, ${row.outcome}`);
     if (doc.pass) lines.push(`  ${doc.pass}`);
+    if (doc.detection) lines.push(...wrap(doc.detection, '  ', '  '));
     if (doc.warnings.length) lines.push('', ...doc.warnings.flatMap(warn));
   }
   if (doc.runPage) lines.push('', `  Run page: ${doc.runPage}`);

@@ -3,6 +3,7 @@
 import type { CandidateResult } from '../enforce/outcome.js';
 import { formatDuration, formatLimit, plural } from './format.js';
 import type { GateReport } from './gate-report.js';
+import { detectionPower, detectionSentence } from './detection-power.js';
 
 /** The section line, as the RFC prints it. */
 export const SECTION = 'Stress-testing new tests';
@@ -27,6 +28,8 @@ export interface ReportDocument {
   warnings: string[];
   /** The run page in the dashboard (server URL + path), when the run was uploaded. */
   runPage: string | null;
+  /** How strong the clean results are, said once (null when nothing passed). */
+  detection: string | null;
 }
 
 /** The dashboard address of a run's page: the server URL plus /projects/:project/runs/:runId. */
@@ -39,7 +42,7 @@ export function runPageUrl(serverUrl: string | undefined, project: string | unde
 export function reportDocument(r: GateReport, runPage: string | null = null): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [], runPage };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text, warning });
   switch (stop?.kind) {
@@ -75,6 +78,8 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
   doc.pass = passWords(r.stressPass);
   doc.warnings = warnings(r);
+  const power = detectionPower(r.candidates);
+  doc.detection = power ? detectionSentence(power) : null;
   return doc;
 }
 

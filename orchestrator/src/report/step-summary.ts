@@ -17,6 +17,7 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
     }
     lines.push('');
     if (doc.pass) lines.push(`Stress pass: ${doc.pass}.`, '');
+    if (doc.detection) lines.push(doc.detection, '');
     for (const w of doc.warnings) lines.push(`> ⚠️ ${w}`, '');
     const verdict = r.blocked
       ? '**Blocked**: a new test disagreed with itself.'

@@ -18,7 +18,7 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; problem: string
 /** The three calls the orchestrator makes. */
 export interface VerdictClient {
   uploadRun(body: RunUpload): Promise<ApiResult<RunUploadResult>>;
-  verdict(body: { testCases: { module: string; suite: string; name: string; durationMs: number }[] }): Promise<ApiResult<VerdictResponse>>;
+  verdict(body: { runId?: string; mode?: 'report' | 'enforce'; testCases: { module: string; suite: string; name: string; durationMs: number }[] }): Promise<ApiResult<VerdictResponse>>;
   uploadGate(runId: string, body: GateUpload): Promise<ApiResult<unknown>>;
 }
 

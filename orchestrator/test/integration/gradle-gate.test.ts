@@ -78,6 +78,8 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '  :app CheckoutTest.clearsCart        10 repetitions, passed',
         '  :app CheckoutTest.total             10 repetitions, passed',
         expected.line,
+        '  10 clean repetitions rule out a failure rate above 26% per run (95%',
+        '  confidence); rarer flakes can pass.',
         '',
         ` ! appliesDiscount failed ${expected.failed} of 10 repetitions and would have blocked this merge`,
         '   request. Pass --stress-new-tests enforce to make it blocking.',

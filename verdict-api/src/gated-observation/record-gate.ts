@@ -7,6 +7,7 @@ import { formatDateTime } from '../sql/bind.js';
 import type { Database } from '../storage/database.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
+import { candidateStatsRow, gateTimingRow } from '../telemetry/gate-telemetry.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
   rejectDuplicates(gate.testCases, 'testCases');
@@ -21,6 +22,8 @@ export async function recordGate(db: Database, project: Project, runId: string, 
     db.t('gate_candidates'),
     cases.map(({ t, id }) => ({ ...common, test_case_id: id, module: t.module, suite: t.suite, name: t.name, muted: t.muted ? 1 : 0, outcome: t.outcome, recorded_at: recordedAt })),
   );
+  await db.engine.insert(db.t('gate_candidate_stats'), cases.map(({ t, id }) => candidateStatsRow(common, id, t, recordedAt)));
+  await db.engine.insert(db.t('gate_timings'), [gateTimingRow(common, gate.timing, recordedAt)]);
   await db.engine.insert(db.t('gate_verdicts'), [
     {
       ...common,
@@ -38,8 +41,5 @@ export async function recordGate(db: Database, project: Project, runId: string, 
       recorded_at: recordedAt,
     },
   ]);
-  if (gate.stressPassMs !== undefined) {
-    await db.engine.insert(db.t('gate_timings'), [{ ...common, stress_pass_ms: gate.stressPassMs, recorded_at: recordedAt }]);
-  }
   return { repetitions: repetitions.length };
 }

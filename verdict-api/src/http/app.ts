@@ -12,6 +12,7 @@ import { BadRequestError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { onRunIngested } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
+import { recordVerdictLog } from '../telemetry/verdict-log.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { Logger } from '../log/logger.js';
 import { runPage } from '../run-page/run-page.js';
@@ -143,7 +144,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.post('/:project/verdict', async (c) => {
     const request = parseVerdictRequest(await jsonBody(c.req.raw, true));
     const { project, account } = c.get('principal');
-    return c.json(await verdict(db, project, account, request));
+    const answer = await verdict(db, project, account, request);
+    await recordVerdictLog(db, answer, { runId: request.runId, mode: request.mode }, clock());
+    return c.json(answer);
   });
 
   quarantineRoutes(api, domain, clock);

@@ -5,6 +5,7 @@ import type { Project } from '../accounts/projects.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
+import { ruledOutFailureRate } from '../contract.js';
 
 export interface RunPage {
   runId: string;
@@ -35,6 +36,8 @@ export interface RunPage {
     stressPassMs: number | null;
     /** Every candidate with its strip: one pass or fail per repetition, with its duration. */
     candidates: GateCandidate[];
+    /** How strong the clean stress results are (null when no candidate passed its repetitions). */
+    detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
 }
 
@@ -70,7 +73,7 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
     SELECT toString(test_case_id) AS id, repetition, toString(status) AS result, duration_ms FROM ${db.t('test_case_run_repetitions')} FINAL
     WHERE ${scope} AND source = 'stress' ORDER BY id, repetition`);
   const timings = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT stress_pass_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope}`);
+    SELECT wall_clock_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope} AND has_pass = 1`);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
 
   const flaky: RunPage['flaky'] = reps
@@ -119,7 +122,8 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
         ? null
         : {
             ...mergeGates(gates),
-            stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['stress_pass_ms']), 0) : null,
+            detection: detection(reps),
+            stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['wall_clock_ms']), 0) : null,
             candidates: candidates.map((c) => ({
               testCaseId: String(c['id']),
               module: String(c['module']),
@@ -135,8 +139,18 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
   };
 }
 
+/** The weakest clean stress result: the fewest repetitions of a candidate none of which failed. */
+function detection(reps: Record<string, unknown>[]): NonNullable<RunPage['gate']>['detection'] {
+  const clean = reps.filter((r) => r['source'] === 'stress' && num(r['failed']) === 0).map((r) => num(r['total']));
+  if (clean.length === 0) return null;
+  const r = Math.min(...clean);
+  const rate = ruledOutFailureRate(r);
+  const sentence = `${r} clean repetitions rule out a failure rate above ${Math.round(rate * 100)}% per run (95% confidence); rarer flakes can pass.`;
+  return { repetitions: r, confidence: 0.95, ruledOutFailureRate: rate, sentence };
+}
+
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs'> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));

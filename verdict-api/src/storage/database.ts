@@ -23,7 +23,10 @@ export type TableName =
   | 'api_token_names'
   | 'sessions'
   | 'settings_audit'
-  | 'gate_timings';
+  | 'verdict_log'
+  | 'verdict_log_candidates'
+  | 'gate_timings'
+  | 'gate_candidate_stats';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {

@@ -88,9 +88,9 @@ describe.each(ENGINES)('administration on %s ClickHouse', (kind) => {
   it('answers the ramp per day from the query file: gated merge requests, stressed, would have blocked, guards, time added', async () => {
     await call('POST', `${base(a)}/runs`, a.token, run('mr-1', ['n1', 'n2'], { branch: 'feature/x' }));
     await call('POST', `${base(a)}/runs`, a.token, run('mr-2', ['n3'], { branch: 'feature/y' }));
-    const gate = { mode: 'report', outcome: 'failed', candidatesExamined: 2, stressed: 2, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: true, stressPassMs: 4000, testCases: [] };
+    const gate = { mode: 'report', outcome: 'failed', candidatesExamined: 2, stressed: 2, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: true, timing: { wallClockMs: 4000, predictedMs: 3500, jvmStartMs: 600 }, testCases: [] };
     expect((await call('POST', `${base(a)}/runs/mr-1/gate`, a.token, gate)).status).toBe(201);
-    await call('POST', `${base(a)}/runs/mr-2/gate`, a.token, { ...gate, outcome: 'guarded', stressed: 0, wouldHaveBlocked: false, stressPassMs: 0, guard: { name: 'candidate_cap', count: 300, reason: 'too many' } });
+    await call('POST', `${base(a)}/runs/mr-2/gate`, a.token, { ...gate, outcome: 'guarded', stressed: 0, wouldHaveBlocked: false, timing: { wallClockMs: null, predictedMs: 900_000, jvmStartMs: 600 }, guard: { name: 'candidate_cap', count: 300, reason: 'too many' } });
     const days = (await call('GET', `${base(a)}/ramp`, a.admin)).body!.days;
     expect(days).toEqual([{ day: new Date().toISOString().slice(0, 10), gatedRuns: 2, candidatesStressed: 2, wouldHaveBlocked: 1, guardsFired: 1, addedMs: 4000 }]);
     const runs = (await call('GET', `${base(a)}/runs`, a.admin)).body!.runs as any[];

@@ -42,7 +42,7 @@ const validGate = fc.record({
   guard: fc.option(fc.record({ name: fc.constantFrom('premise', 'bulk_change', 'candidate_cap', 'ceiling'), count: fc.nat(), reason: fc.string({ maxLength: 50 }) })),
   blocked: fc.boolean(),
   wouldHaveBlocked: fc.boolean(),
-  stressPassMs: fc.nat(600_000),
+  timing: fc.option(fc.record({ wallClockMs: fc.option(fc.nat(600_000)), predictedMs: fc.nat(600_000), jvmStartMs: fc.nat(5_000), cut: fc.boolean() })),
   testCases: fc.uniqueArray(fc.record({ module: fc.constant(':app'), suite: fc.constant('S'), name, outcome: fc.constantFrom('passed', 'failed', 'not_stressed', 'error'), repetitions: fc.array(rep, { maxLength: 3 }) }), { maxLength: 3, selector: (t) => t.name }),
 });
 const validVerdict = fc.record({ testCases: fc.uniqueArray(fc.record({ module: fc.constant(':app'), suite: fc.constant('S'), name, durationMs: fc.nat(400_000) }), { maxLength: 5, selector: (t) => t.name }) });
