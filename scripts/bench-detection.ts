@@ -108,6 +108,11 @@ async function main(): Promise<void> {
   const trials = num('trials', 20);
   const retryTrials = num('retry-trials', 100);
   const p = num('p', 0.2);
+  // The archetypes tell the first pass from a repetition by the Test task's name (archetype.task),
+  // which only the Gradle executor's repetition tasks carry: the direct executor reuses the first
+  // pass's fork settings, so it is measured through the Gradle executor here (see README).
+  const executor = f.get('executor') ?? 'gradle';
+  if (executor !== 'gradle') throw new Error('--executor: the archetypes can only be measured through the gradle executor');
   if (!existsSync(JAR)) throw new Error(`${JAR} is missing: make plugin`);
   if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
 
@@ -121,12 +126,12 @@ async function main(): Promise<void> {
   const props = join(work, 'props.init.gradle');
   writeFileSync(props, `allprojects { tasks.withType(Test).all { systemProperty 'archetype.p', '${p}'; systemProperty 'archetype.counter', '${counter}'; systemProperty 'archetype.port', '${port}' } }\n`);
   const fake = await startFakeVerdict();
-  const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: fake.url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 'bench-token', STRESS_GATE_PLUGIN_JAR: JAR };
+  const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: fake.url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 'bench-token', STRESS_GATE_PLUGIN_JAR: JAR, STRESS_GATE_EXECUTOR: executor };
   for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITLAB_CI', 'GITHUB_STEP_SUMMARY', 'CI']) delete env[k];
   const tally = new Map<string, Tally>(ARCHETYPES.map((a) => [a.suite, { trials: 0, caught: 0, retryTrials: 0, retryCaught: 0, reps: 0 }]));
   const t0 = performance.now();
   try {
-    log(`bench:detection: ${trials} gate runs x ${ARCHETYPES.length} archetypes (p = ${p}), ${retryTrials} same-process retry loops each; load ${load()}`);
+    log(`bench:detection (${executor} executor): ${trials} gate runs x ${ARCHETYPES.length} archetypes (p = ${p}), ${retryTrials} same-process retry loops each; load ${load()}`);
     const reportFile = join(work, 'report.json');
     for (let i = 0; i < trials; i++) {
       const r = await run(process.execPath, [CLI, 'gradle', '--offline', '-q', '-I', props, 'cleanTest', 'test', '--stress-new-tests', 'report', '--report-file', reportFile], { cwd: project, env });
