@@ -1,6 +1,7 @@
--- The ramp: what the gate did per day on one project's merge requests, to watch in `report`
--- mode before switching to `enforce` (RFC: "report is the adoption ramp").
--- How to read it, one row per day (day_text, UTC) with gate verdicts on a branch other than the default:
+-- Question: the ramp: what did the gate do per day on one project's merge requests (watched in report mode before switching to enforce)?
+-- Tunes: the switch to enforce, and the curve, bulk threshold, cap and ceiling (see below); needs --project.
+-- Read: one row per day; a steady would_have_blocked on tests known to be good means the curve is too strict, frequent guards mean the thresholds are too low.
+-- One row per day (day_text, UTC) with gate verdicts on a branch other than the default:
 --   gated_runs          merge-request runs (one run = all its shards) that reached the gate
 --   candidates_stressed new test cases the stress pass ran (summed over shards)
 --   would_have_blocked  runs the gate failed: blocked (enforce) or would have (report)

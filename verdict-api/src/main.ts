@@ -195,12 +195,14 @@ async function telemetryCommand(config: Config, args: string[]): Promise<number>
   try {
     await migrate(db.engine, db.name);
     let projectId: string | undefined;
+    let defaultBranch: string | null = null;
     if (values.project !== undefined) {
       const project = await getProjectByHandle(db, values.project);
       if (!project) throw new VerdictApiError('NOT_FOUND', `no project "${values.project}"`);
       projectId = project.projectId;
+      defaultBranch = project.defaultBranch;
     }
-    const answers = await runTelemetry(db, { projectId, since });
+    const answers = await runTelemetry(db, { projectId, defaultBranch, since });
     const scope = `${values.project ? `project ${values.project}` : 'all projects'}${since ? `, since ${since.toISOString().slice(0, 10)}` : ''}`;
     process.stdout.write(`Stress gate telemetry (${db.engine.kind} ClickHouse, database ${db.name}, ${scope})\n\n${formatAnswers(answers)}`);
     return answers.some((a) => a.error !== null) ? 1 : 0;

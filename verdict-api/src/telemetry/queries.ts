@@ -18,10 +18,16 @@ export interface TelemetryQuery {
   text: string;
 }
 
-/** Optional filters: one project (by id) and a start time. */
+/** Optional filters: one project (by id, with its default branch) and a start time. */
 export interface TelemetryFilter {
   projectId?: string | undefined;
+  defaultBranch?: string | null | undefined;
   since?: Date | undefined;
+}
+
+/** A per-project question ({project_id}): asked only when a project is named. */
+export function needsProject(q: TelemetryQuery): boolean {
+  return q.text.includes('{project_id}');
 }
 
 /** Reads every query file, in name order; a file without its three header lines is an error. */
@@ -46,6 +52,7 @@ export function bindQuery(q: TelemetryQuery, database: string, filter: Telemetry
     db: ident(database).text,
     project_filter: filter.projectId ? sql`project_id = ${uuid(filter.projectId)}`.text : '1',
     since: literal(dateTime(filter.since ?? new Date(0))),
+    ...(filter.projectId ? { project_id: literal(uuid(filter.projectId)), default_branch: literal(filter.defaultBranch ?? '') } : {}),
   };
   const body = q.text
     .split('\n')
@@ -64,10 +71,11 @@ export function bindQuery(q: TelemetryQuery, database: string, filter: Telemetry
 /** One query's answer: its rows, or the error ClickHouse gave (a value, so one bad query does not hide the rest). */
 export type TelemetryAnswer = { query: TelemetryQuery; rows: Record<string, unknown>[]; error: null } | { query: TelemetryQuery; rows: []; error: string };
 
-/** Runs every query against the database. */
+/** Runs every query against the database (the per-project ones only when a project is named). */
 export async function runTelemetry(db: Database, filter: TelemetryFilter = {}, queries = loadQueries()): Promise<TelemetryAnswer[]> {
   const answers: TelemetryAnswer[] = [];
   for (const query of queries) {
+    if (needsProject(query) && !filter.projectId) continue;
     try {
       answers.push({ query, rows: await db.engine.query<Record<string, unknown>>(bindQuery(query, db.name, filter)), error: null });
     } catch (e) {
