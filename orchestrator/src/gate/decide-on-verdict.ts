@@ -4,12 +4,11 @@ import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate
 import type { Config } from '../config/config.js';
 import { classifyCandidate, decideGate, type CandidateResult } from '../enforce/outcome.js';
 import type { FirstPass } from '../first-pass/run-first-pass.js';
-import type { GradleSetup } from '../gradle/gradle-setup.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
-import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
+import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import type { GateDeps } from './gate-deps.js';
@@ -20,15 +19,14 @@ export interface VerdictContext {
   config: Config;
   first: FirstPass;
   client: VerdictClient;
-  setup: GradleSetup;
-  executable: string;
+  build: BuildAdapter;
   gradleArgs: readonly string[];
   muted: ReadonlySet<string>;
 }
 
 /** Asks the verdict and, when there is something to stress and no guard fires, stresses it. */
 export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Promise<GateReport> {
-  const { mode, config, first, client, setup, executable } = ctx;
+  const { mode, config, first, client } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
   const answer = await client.verdict({
@@ -54,15 +52,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else if (stress.length === 0) {
     results = candidates.map((c) => classifyCandidate(c, [], false));
   } else {
-    const pass = await runStressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
-      runGradle: deps.runGradle,
-      executable,
-      setup,
-      projectDir: config.projectDir,
-      env: deps.env,
-      logger: deps.logger,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
+    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, deps.signal);
     stressPass = { wallClockMs: pass.wallClockMs, cut: pass.cut, gradleExitCode: pass.gradleExitCode };
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {

@@ -1,6 +1,7 @@
 // The adapters one gated run needs (Gradle, git, HTTP, output, clock), passed in by the entry
 // point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
+import type { BuildAdapter } from './build-adapter.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
@@ -17,6 +18,8 @@ export interface GateDeps {
   gradleExecutable: (projectDir: string) => Promise<string>;
   runGradle: GradleRunner;
   git: (cwd: string) => GitRunner;
+  /** The build system's adapter for this invocation; default: Gradle, through the three above. */
+  prepareBuild?: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;

@@ -1,20 +1,20 @@
 // One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in. After
 // the first pass the gate fails open: any trouble of its own ends in a visible report and the
 // first pass's exit code, never in a changed one.
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
 import { organicRepetitions } from '../first-pass/organic-retries.js';
-import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
-import type { GradleSetup } from '../gradle/gradle-setup.js';
+import type { FirstPass } from '../first-pass/run-first-pass.js';
+import { createGradleAdapter } from '../gradle/gradle-adapter.js';
 import type { Logger } from '../log.js';
 import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
+import type { BuildAdapter } from './build-adapter.js';
 import { decideOnVerdict } from './decide-on-verdict.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
@@ -28,19 +28,18 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
   }
-  const setup = await deps.prepareGradle(deps.env);
+  const build = await (deps.prepareBuild ?? createGradleAdapter)(deps, early.projectDir);
   try {
-    return await gateWithSetup(flags, gradleArgs, early, setup, deps);
+    return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
     // The init script, manifest, plan and repetition XML are this invocation's only. (After a
     // ceiling cut the cancelling daemon may still append a line to the results log: a stray file.)
-    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(setup.workDir, { recursive: true, force: true }).catch(() => undefined);
+    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(build.workDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], early: Config, setup: GradleSetup, deps: GateDeps): Promise<number> {
+async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], early: Config, build: BuildAdapter, deps: GateDeps): Promise<number> {
   const log = deps.logger.child({ module: 'run-gate' });
-  const executable = await deps.gradleExecutable(early.projectDir);
   const quarantine = await loadQuarantine(early, {
     skipQuarantine: flags.skipQuarantine === true || booleanEnv(deps.env, 'STRESS_GATE_SKIP_QUARANTINE'),
     ...(deps.quarantine ? { source: deps.quarantine } : {}),
@@ -49,22 +48,14 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     err: deps.err,
   });
   const muted = quarantine.muted;
-  const skipFile = path.join(setup.workDir, 'skip.json');
-  if (quarantine.skippedTests.length) await writeFile(skipFile, JSON.stringify(quarantine.skippedTests));
   // Built when the results are read, so a bad list is the gate's trouble after the first pass.
   let check: MutedCheck | undefined;
   let skipCheck: MutedCheck | undefined;
-  const first = await runFirstPass(gradleArgs, {
-    runGradle: deps.runGradle,
-    executable,
-    setup,
-    projectDir: early.projectDir,
-    env: deps.env,
+  const first = await build.firstPass(gradleArgs, {
     isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
     isSkipped: (id, projectId) => (skipCheck ??= mutedCheck(quarantine.skipped))(id, projectId),
-    extraArgs: quarantine.skippedTests.length ? [`-PstressGate.skip=${skipFile}`] : [],
+    skippedTests: quarantine.skippedTests,
     now: deps.now,
-    logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
@@ -80,7 +71,7 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     if (client) await uploadRun(client, config, first, deps);
     if (config.mode === 'off') return first.exitCode;
     step = 'deciding on the verdict';
-    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted }, deps);
+    const report = await gateAfterFirstPass(config, first, client, { build, gradleArgs, muted }, deps);
     step = 'writing the report';
     return await finishGate(report, client, config, deps);
   } catch (e) {
@@ -100,7 +91,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string> },
+  run: { build: BuildAdapter; gradleArgs: readonly string[]; muted: ReadonlySet<string> },
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
