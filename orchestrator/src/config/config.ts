@@ -78,7 +78,7 @@ const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs', 'shardIndex
  * Resolves the configuration. `block` is null before the first pass (the manifest does not
  * exist yet): call it then to reject a bad flag or env value before Gradle runs, and again after.
  */
-export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: BlockSettings | null, cwd: string): Config {
+export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: BlockSettings | null, cwd: string, outputDir = 'build'): Config {
   const input: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   const set = (key: Key, value: unknown, from: string) => {
@@ -102,7 +102,7 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
   input['projectDir'] = projectDir;
   input['reportFile'] = input['reportFile']
     ? path.resolve(cwd, input['reportFile'] as string)
-    : path.join(projectDir, 'build', 'stress-gate', 'report.json');
+    : path.join(projectDir, outputDir, 'stress-gate', 'report.json');
   set('runId', randomUUID(), 'runId');
 
   const result = v.safeParse(ConfigSchema, input);

@@ -20,6 +20,8 @@ export interface GateDeps {
   git: (cwd: string) => GitRunner;
   /** The build system's adapter for this invocation; default: Gradle, through the three above. */
   prepareBuild?: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
+  /** The build's output folder, where the JSON report goes by default: `build` (Gradle) or `target` (Maven). */
+  outputDir?: string;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;

@@ -19,7 +19,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * names (so a new invocation {@code [3]} does not rerun {@code [1]} and {@code [2]}), with the
  * fork's JUnit configuration parameters, and records them to the output file.
  *
- * <p>Request file (UTF-8 lines): {@code out <file>}, {@code config <key>=<value>}, {@code select <unique id>}.
+ * <p>Request file (UTF-8 lines, each value with {@code \\}, {@code \n} and {@code \r} escaped):
+ * {@code out <file>}, {@code property <key>=<value>} (set before the launcher starts, as Surefire's
+ * booter sets a fork's system properties), {@code config <key>=<value>}, {@code select <unique id>}.
  */
 public final class StressRunner {
     private StressRunner() {}
@@ -36,10 +38,12 @@ public final class StressRunner {
             int space = line.indexOf(' ');
             if (space < 0) continue;
             String kind = line.substring(0, space);
-            String value = line.substring(space + 1);
-            if (kind.equals("out")) out = new File(value);
-            else if (kind.equals("select")) selectors.add(DiscoverySelectors.selectUniqueId(value));
-            else if (kind.equals("config") && value.indexOf('=') > 0) config.put(value.substring(0, value.indexOf('=')), value.substring(value.indexOf('=') + 1));
+            String raw = line.substring(space + 1);
+            int eq = raw.indexOf('=');
+            if (kind.equals("out")) out = new File(unescape(raw));
+            else if (kind.equals("select")) selectors.add(DiscoverySelectors.selectUniqueId(unescape(raw)));
+            else if (kind.equals("config") && eq > 0) config.put(unescape(raw.substring(0, eq)), unescape(raw.substring(eq + 1)));
+            else if (kind.equals("property") && eq > 0) System.setProperty(unescape(raw.substring(0, eq)), unescape(raw.substring(eq + 1)));
         }
         if (out == null) {
             System.err.println("stress-gate: the request names no output file");
@@ -53,5 +57,19 @@ public final class StressRunner {
         launcher.execute(request, new RecordingListener(out));
         // As Surefire's forked booter does: threads a test left running do not keep the JVM alive.
         System.exit(0);
+    }
+
+    private static String unescape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 == s.length()) {
+                b.append(c);
+                continue;
+            }
+            char next = s.charAt(++i);
+            b.append(next == 'n' ? '\n' : next == 'r' ? '\r' : next);
+        }
+        return b.toString();
     }
 }
