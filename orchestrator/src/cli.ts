@@ -54,8 +54,11 @@ export async function main(argv: readonly string[], deps: GateDeps = realDeps())
       const executable = parsed.executable;
       const maven: GateDeps = {
         ...deps,
-        outputDir: 'target',
-        prepareBuild: (d, projectDir) => createMavenAdapter(d, projectDir, executable === null ? undefined : path.resolve(projectDir, executable)),
+        build: {
+          prepare: (d, projectDir) => createMavenAdapter(d, projectDir, executable === null ? undefined : path.resolve(projectDir, executable)),
+          outputDir: 'target',
+          settingsPrefix: '.mvn/stress-gate.properties: ',
+        },
       };
       return await runGate(parsed.flags, parsed.gradleArgs, maven);
     }

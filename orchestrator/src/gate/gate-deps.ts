@@ -7,6 +7,16 @@ import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 
+/** A build system other than the default Gradle one. */
+export interface BuildSystem {
+  /** Prepares the adapter for this invocation. */
+  prepare: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
+  /** The build's output folder, where the JSON report goes by default (Gradle's: `build`). */
+  outputDir: string;
+  /** What configuration errors put before a settings key (Gradle's: `stressNewTests.`). */
+  settingsPrefix: string;
+}
+
 /** The adapters one run needs. */
 export interface GateDeps {
   env: NodeJS.ProcessEnv;
@@ -18,10 +28,8 @@ export interface GateDeps {
   gradleExecutable: (projectDir: string) => Promise<string>;
   runGradle: GradleRunner;
   git: (cwd: string) => GitRunner;
-  /** The build system's adapter for this invocation; default: Gradle, through the three above. */
-  prepareBuild?: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
-  /** The build's output folder, where the JSON report goes by default: `build` (Gradle) or `target` (Maven). */
-  outputDir?: string;
+  /** The build system; default: Gradle, through the three adapters above. */
+  build?: BuildSystem;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;

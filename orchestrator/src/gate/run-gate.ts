@@ -24,11 +24,11 @@ import { finishGate, stoppedReport } from './finish-gate.js';
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
   // A bad mode or any other bad value in a flag or the environment is a usage error before Gradle runs.
   checkEnvironment(deps.env);
-  const early = resolveConfig(flags, deps.env, null, deps.cwd, deps.outputDir);
+  const early = resolveConfig(flags, deps.env, null, deps.cwd, deps.build);
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
   }
-  const build = await (deps.prepareBuild ?? createGradleAdapter)(deps, early.projectDir);
+  const build = await (deps.build?.prepare ?? createGradleAdapter)(deps, early.projectDir);
   try {
     return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
@@ -59,7 +59,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
-  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd, deps.outputDir);
+  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd, deps.build);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }

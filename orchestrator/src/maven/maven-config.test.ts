@@ -3,6 +3,7 @@ import type { ForkConfig } from './fork-log.js';
 import { excludePatterns, firstPassArgs } from './maven-first-pass.js';
 import { mavenTask, modulePath } from './maven-setup.js';
 import { parseSettings } from './maven-settings.js';
+import { resolveConfig } from '../config/config.js';
 import { jvmCommand, requestText, RUNNER_MAIN } from './jvm-request.js';
 
 const fork: ForkConfig = {
@@ -74,5 +75,15 @@ describe('.mvn/stress-gate.properties', () => {
       settings: { mode: 'enforce', serverUrl: 'https://s.example', project: 'shop', requestTimeoutSeconds: 12 },
       problems: ['token: never read from a file in the repository; use STRESS_GATE_TOKEN', 'colour: unknown setting (expected mode, serverUrl, project or requestTimeoutSeconds)'],
     });
+  });
+});
+
+describe('the settings file in the configuration', () => {
+  const maven = { outputDir: 'target', settingsPrefix: '.mvn/stress-gate.properties: ' };
+  it('comes after the flag and the environment, and names itself in errors; the report goes to target/', () => {
+    const block = { mode: 'enforce', project: 'from-file' };
+    expect(resolveConfig({}, { STRESS_GATE_PROJECT: 'from-env' }, block, '/r', maven)).toMatchObject({ mode: 'enforce', project: 'from-env', reportFile: '/r/target/stress-gate/report.json' });
+    expect(resolveConfig({ mode: 'report' }, {}, block, '/r', maven).mode).toBe('report');
+    expect(() => resolveConfig({}, {}, { mode: 'always' }, '/r', maven)).toThrow('.mvn/stress-gate.properties: mode: expected one of report, enforce, off; got "always"');
   });
 });
