@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { candidate } from '../../test/support/builders.js';
@@ -11,37 +11,47 @@ import { runMavenStressPass, type JvmLauncher } from './maven-stress-pass.js';
 const S = 'com.shop.CheckoutTest';
 const fork = { javaHome: '/jdk', userDir: '/m', basedir: '/m', testClassPath: '', launcherJar: '', inputArguments: [], systemProperties: {}, environment: {}, configurationParameters: {} } as ForkConfig;
 
-/** A fake JVM: reads the request's selected IDs and writes what `behave` says for each. */
-function fakeJvm(behave: (id: string, k: number) => 'success' | 'failure' | 'exit' | 'hang' | 'missing'): { launch: JvmLauncher; jvms: string[][] } {
+/** A fake JVM: on `go`, reads the request's selected IDs and writes what `behave` says for each. */
+function fakeJvm(behave: (id: string, k: number) => 'success' | 'failure' | 'exit' | 'hang' | 'missing'): { launch: JvmLauncher; jvms: string[][]; discarded: () => number } {
   const jvms: string[][] = [];
-  const launch: JvmLauncher = async (cmd, _log, stop) => {
-    const request = (await import('node:fs/promises')).readFile(cmd.args[cmd.args.length - 1]!, 'utf8');
-    const lines = (await request).trim().split('\n');
-    const out = lines[0]!.slice(4);
-    const ids = lines.filter((l) => l.startsWith('select ')).map((l) => l.slice(7));
-    jvms.push(ids);
-    const k = Number(/rep-(\d+)/.exec(out)![1]);
-    let text = '';
-    for (const id of ids) {
-      const b = behave(id, k);
-      const t = { uniqueId: id, legacyName: `${id}()`, className: S, displayName: id };
-      if (b === 'missing') continue;
-      text += `${JSON.stringify({ event: 'started', ...t })}\n`;
-      if (b === 'exit') {
-        await writeFile(out, text);
-        return { exitCode: 3, killed: false };
+  let discarded = 0;
+  const launch: JvmLauncher = (cmd, _log, stop) => {
+    let go!: (run: boolean) => void;
+    const told = new Promise<boolean>((resolve) => (go = resolve));
+    const done = (async () => {
+      const lines = (await readFile(cmd.args[cmd.args.length - 1]!, 'utf8')).trim().split('\n');
+      expect(lines[0]).toBe('wait');
+      if (!(await Promise.race([told, new Promise<boolean>((r) => stop.addEventListener('abort', () => r(false), { once: true }))]))) {
+        discarded++;
+        return { exitCode: stop.aborted ? null : 0, killed: stop.aborted };
       }
-      if (b === 'hang') {
-        await writeFile(out, text);
-        await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
-        return { exitCode: null, killed: true };
+      const out = lines[1]!.slice(4);
+      const ids = lines.filter((l) => l.startsWith('select ')).map((l) => l.slice(7));
+      jvms.push(ids);
+      const k = Number(/rep-(\d+)/.exec(out)![1]);
+      let text = '';
+      for (const id of ids) {
+        const b = behave(id, k);
+        const t = { uniqueId: id, legacyName: `${id}()`, className: S, displayName: id };
+        if (b === 'missing') continue;
+        text += `${JSON.stringify({ event: 'started', ...t })}\n`;
+        if (b === 'exit') {
+          await writeFile(out, text);
+          return { exitCode: 3, killed: false };
+        }
+        if (b === 'hang') {
+          await writeFile(out, text);
+          await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
+          return { exitCode: null, killed: true };
+        }
+        text += `${JSON.stringify({ event: 'finished', ...t, result: b === 'success' ? 'SUCCESS' : 'FAILURE', durationMs: 2 })}\n`;
       }
-      text += `${JSON.stringify({ event: 'finished', ...t, result: b === 'success' ? 'SUCCESS' : 'FAILURE', durationMs: 2 })}\n`;
-    }
-    await writeFile(out, text);
-    return { exitCode: 0, killed: false };
+      await writeFile(out, text);
+      return { exitCode: 0, killed: false };
+    })();
+    return { go: () => go(true), discard: () => go(false), done };
   };
-  return { launch, jvms };
+  return { launch, jvms, discarded: () => discarded };
 }
 
 async function pass(behave: Parameters<typeof fakeJvm>[0], opts: { ceilingSeconds?: number; signal?: AbortSignal } = {}) {
@@ -59,7 +69,7 @@ async function pass(behave: Parameters<typeof fakeJvm>[0], opts: { ceilingSecond
     sources, projectDir: workDir, logger: silentLogger(), launch: jvm.launch, ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const statuses = (c: { testCaseId: string }) => r.repetitions.get(c.testCaseId)!.map((x) => (x.crashed ? 'crash' : x.status));
-  return { r, jvms: jvm.jvms, a: statuses(a), b: statuses(b), junit4: statuses(junit4) };
+  return { r, jvms: jvm.jvms, discarded: jvm.discarded(), a: statuses(a), b: statuses(b), junit4: statuses(junit4) };
 }
 
 describe('the Maven stress pass', () => {
@@ -69,6 +79,7 @@ describe('the Maven stress pass', () => {
     expect(p.a).toEqual(['success', 'failure', 'success']);
     expect(p.b).toEqual(['success', 'success']);
     expect(p.r).toMatchObject({ cut: false, cancelled: false });
+    expect(p.discarded).toBe(0);
   });
   it('a test no listener saw (JUnit 4 provider) is named as a problem and left without results: never passed', async () => {
     const p = await pass(() => 'success');
@@ -90,6 +101,7 @@ describe('the Maven stress pass', () => {
     expect(p.r.cut).toBe(true);
     expect(p.a).toEqual(['success']);
     expect(p.jvms).toHaveLength(2);
+    expect(p.discarded).toBe(1); // the standby JVM of repetition 3 never ran
   });
   it('cancellation stops the running JVM: cancelled, not cut', async () => {
     const controller = new AbortController();

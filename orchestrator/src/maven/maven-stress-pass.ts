@@ -2,7 +2,9 @@
 // started as Surefire started that fork (JVM, argLine, test classpath, system properties,
 // environment, working directory), running exactly the candidates' unique IDs through the
 // JUnit Platform launcher. Nothing is recompiled. Repetitions run one after another within the
-// ceiling; a JVM that dies under a candidate is that candidate failing.
+// ceiling; a JVM that dies under a candidate is that candidate failing. The next repetition's JVM
+// starts up (JVM, launcher, discovery) while the current one runs, and runs its tests only once
+// told to, after the current JVM has exited: test code of two repetitions never overlaps.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -21,24 +23,36 @@ export interface JvmRun {
   killed: boolean;
 }
 
-/** Starts one JVM and waits for it; `stop` is aborted at the ceiling or on cancellation. */
-export type JvmLauncher = (cmd: JvmCommand, logFile: string, stop: AbortSignal) => Promise<JvmRun>;
+/** A JVM started in standby: `go` lets it run its tests, `discard` lets it exit without running. */
+export interface StandbyJvm {
+  go(): void;
+  discard(): void;
+  done: Promise<JvmRun>;
+}
+
+/** Starts one JVM in standby; `stop` is aborted at the ceiling or on cancellation (it kills the JVM). */
+export type JvmLauncher = (cmd: JvmCommand, logFile: string, stop: AbortSignal) => StandbyJvm;
 
 /** The real launcher: output appended to the stress-pass log; SIGTERM, then SIGKILL 5 s later. */
-export const launchJvm: JvmLauncher = async (cmd, logFile, stop) => {
+export const launchJvm: JvmLauncher = (cmd, logFile, stop) => {
   const child = execa(cmd.file, cmd.args, {
     cwd: cmd.cwd,
     env: cmd.env,
     extendEnv: false,
     reject: false,
-    stdin: 'ignore',
+    stdin: 'pipe',
     stdout: { file: logFile, append: true },
     stderr: { file: logFile, append: true },
     cancelSignal: stop,
     forceKillAfterDelay: 5000,
   });
-  const r = await child;
-  return { exitCode: r.exitCode ?? null, killed: r.isCanceled || r.isTerminated };
+  // A JVM that died early closes its stdin: writing to it must not throw.
+  child.stdin?.on('error', () => undefined);
+  return {
+    go: () => child.stdin?.end('go\n'),
+    discard: () => child.stdin?.end(),
+    done: child.then((r) => ({ exitCode: r.exitCode ?? null, killed: r.isCanceled || r.isTerminated })),
+  };
 };
 
 /** What the stress pass needs. */
@@ -107,41 +121,56 @@ export async function runMavenStressPass(stress: readonly GateCandidate[], ceili
   if (deps.signal?.aborted) onCancel();
   else deps.signal?.addEventListener('abort', onCancel, { once: true });
   let lastExit = 0;
+  const max = Math.max(0, ...groups.map((g) => g.repetitions));
+  const jobs: { k: number; g: Group; members: Group['members'] }[] = [];
+  for (let k = 1; k <= max; k++) {
+    for (const g of groups) {
+      const members = g.members.filter((m) => (m.candidate.repetitions ?? 0) >= k);
+      if (members.length) jobs.push({ k, g, members });
+    }
+  }
+  const outFile = (j: (typeof jobs)[number]) => path.join(resultsDir, j.g.id, `rep-${j.k}.jsonl`);
+  const start = async (j: (typeof jobs)[number]): Promise<StandbyJvm> => {
+    const request = path.join(resultsDir, j.g.id, `rep-${j.k}.request`);
+    await mkdir(path.dirname(request), { recursive: true });
+    await writeFile(request, `wait\n${requestText(j.g.fork, j.members.map((m) => m.uniqueId), outFile(j))}`);
+    return launch(jvmCommand(j.g.fork, deps.setup.runnerJar, request), logFile, stop.signal);
+  };
+  let next: StandbyJvm | null = jobs.length && !stop.signal.aborted ? await start(jobs[0]!) : null;
   try {
-    const max = Math.max(0, ...groups.map((g) => g.repetitions));
-    for (let k = 1; k <= max && !stop.signal.aborted; k++) {
-      for (const g of groups) {
-        if (stop.signal.aborted) break;
-        const members = g.members.filter((m) => (m.candidate.repetitions ?? 0) >= k);
-        if (!members.length) continue;
-        const out = path.join(resultsDir, g.id, `rep-${k}.jsonl`);
-        const request = path.join(resultsDir, g.id, `rep-${k}.request`);
-        await mkdir(path.dirname(out), { recursive: true });
-        await writeFile(request, requestText(g.fork, members.map((m) => m.uniqueId), out));
-        const run = await launch(jvmCommand(g.fork, deps.setup.runnerJar, request), logFile, stop.signal);
-        const text = await readFile(out, 'utf8').catch(() => null);
-        const rep = text === null ? null : parseForkLog(text, out);
-        const crashed = new Set(rep ? crashedTests(rep).map((t) => t.uniqueId) : []);
-        for (const m of members) {
-          const finished = rep?.finished.filter((f) => f.uniqueId === m.uniqueId) ?? [];
-          if (finished.length === 0) {
-            // Running when its JVM died (System.exit, an OOM kill, a crash): the test failed. Not
-            // when the gate itself stopped that JVM (ceiling, cancellation).
-            if (crashed.has(m.uniqueId) && !run.killed) repetitions.get(m.candidate.testCaseId)!.push({ repetition: k, status: 'failure', durationMs: 0, crashed: true });
-            continue;
-          }
-          const ran = finished.filter((f) => f.status !== 'skipped');
-          if (!ran.length) continue; // skipped (an assumption failed): it did not run, absent
-          const status = ran.some((f) => f.status === 'failure') ? 'failure' : 'success';
-          repetitions.get(m.candidate.testCaseId)!.push({ repetition: k, status, durationMs: ran[ran.length - 1]!.durationMs });
+    for (let i = 0; i < jobs.length && next && !stop.signal.aborted; i++) {
+      const { k, g, members } = jobs[i]!;
+      const current = next;
+      current.go();
+      next = i + 1 < jobs.length ? await start(jobs[i + 1]!) : null;
+      const run = await current.done;
+      const text = await readFile(outFile(jobs[i]!), 'utf8').catch(() => null);
+      const rep = text === null ? null : parseForkLog(text, outFile(jobs[i]!));
+      const crashed = new Set(rep ? crashedTests(rep).map((t) => t.uniqueId) : []);
+      for (const m of members) {
+        const finished = rep?.finished.filter((f) => f.uniqueId === m.uniqueId) ?? [];
+        if (finished.length === 0) {
+          // Running when its JVM died (System.exit, an OOM kill, a crash): the test failed. Not
+          // when the gate itself stopped that JVM (ceiling, cancellation).
+          if (crashed.has(m.uniqueId) && !run.killed) repetitions.get(m.candidate.testCaseId)!.push({ repetition: k, status: 'failure', durationMs: 0, crashed: true });
+          continue;
         }
-        if (!run.killed && run.exitCode !== 0) {
-          lastExit = run.exitCode ?? 1;
-          if (!crashed.size) problems.push(`Repetition ${k} of ${g.task} (${members.length} test(s)): its JVM exited with code ${run.exitCode ?? 'none'} without reporting them; see ${logFile}.`);
-        }
+        const ran = finished.filter((f) => f.status !== 'skipped');
+        if (!ran.length) continue; // skipped (an assumption failed): it did not run, absent
+        const status = ran.some((f) => f.status === 'failure') ? 'failure' : 'success';
+        repetitions.get(m.candidate.testCaseId)!.push({ repetition: k, status, durationMs: ran[ran.length - 1]!.durationMs });
+      }
+      if (!run.killed && run.exitCode !== 0) {
+        lastExit = run.exitCode ?? 1;
+        if (!crashed.size) problems.push(`Repetition ${k} of ${g.task} (${members.length} test(s)): its JVM exited with code ${run.exitCode ?? 'none'} without reporting them; see ${logFile}.`);
       }
     }
   } finally {
+    // A standby JVM that will not run: let it exit (the stop signal kills it if it was cut).
+    if (next) {
+      next.discard();
+      await next.done;
+    }
     clearTimeout(ceiling);
     deps.signal?.removeEventListener('abort', onCancel);
   }

@@ -91,7 +91,7 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
         expect(c.recorded).toHaveLength(10);
       }
     }
-    expect(r.out).toContain('would have blocked this merge\n   request. Pass --stress-new-tests enforce to make it blocking.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain('failsEveryThirdInvocation failed 3 of 10 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
     // Each repetition JVM ran exactly the candidates' unique IDs: never [1] or [2] of an old method.
     const work = (await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'));
     const ran = new Set<string>();

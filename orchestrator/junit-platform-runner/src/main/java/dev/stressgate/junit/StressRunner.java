@@ -1,6 +1,8 @@
 package dev.stressgate.junit;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -21,7 +24,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *
  * <p>Request file (UTF-8 lines, each value with {@code \\}, {@code \n} and {@code \r} escaped):
  * {@code out <file>}, {@code property <key>=<value>} (set before the launcher starts, as Surefire's
- * booter sets a fork's system properties), {@code config <key>=<value>}, {@code select <unique id>}.
+ * booter sets a fork's system properties), {@code config <key>=<value>}, {@code select <unique id>},
+ * and {@code wait}: start up and discover, then wait for a line {@code go} on standard input before
+ * running anything (end of input instead: exit without running). So the next repetition's JVM
+ * can start while the current one runs, and no test code of two repetitions ever overlaps.
  */
 public final class StressRunner {
     private StressRunner() {}
@@ -32,10 +38,12 @@ public final class StressRunner {
             System.exit(2);
         }
         File out = null;
+        boolean wait = false;
         Map<String, String> config = new HashMap<>();
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String line : Files.readAllLines(new File(args[0]).toPath(), StandardCharsets.UTF_8)) {
             int space = line.indexOf(' ');
+            if (line.equals("wait")) wait = true;
             if (space < 0) continue;
             String kind = line.substring(0, space);
             String raw = line.substring(space + 1);
@@ -54,7 +62,17 @@ public final class StressRunner {
             .configurationParameters(config)
             .build();
         Launcher launcher = LauncherFactory.create();
-        launcher.execute(request, new RecordingListener(out));
+        TestPlan plan = launcher.discover(request);
+        if (wait) {
+            String go = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            if (!"go".equals(go)) System.exit(0);
+        }
+        try {
+            launcher.execute(plan, new RecordingListener(out));
+        } catch (NoSuchMethodError | UnsupportedOperationException e) {
+            // A platform before 1.4 cannot execute a discovered plan: discover again as it runs.
+            launcher.execute(request, new RecordingListener(out));
+        }
         // As Surefire's forked booter does: threads a test left running do not keep the JVM alive.
         System.exit(0);
     }
