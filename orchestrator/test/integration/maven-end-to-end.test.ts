@@ -114,7 +114,7 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
   it('blocks in enforce mode with the exit code of a failed test run', async () => {
     const r = await ciJob('feature/greetings', 'enforce');
     expect(r.code).toBe(1);
-    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! failsEveryThirdInvocation failed 3 of 10 repetitions and blocked this merge request.\n');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! failsEveryThirdInvocation failed 3 of 10 repetitions and blocked this merge request.');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
   }, 600_000);
 
