@@ -1,18 +1,21 @@
 # The README's commands. Both install what they need first (Debian packages when run as root).
 SHELL := /bin/bash
-APT_PACKAGES := clickhouse-server gradle openjdk-17-jdk-headless junit4 chromium
+APT_PACKAGES := clickhouse-server gradle maven openjdk-17-jdk-headless junit4 chromium
 PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
 # The copy the CLI's npm package carries (and finds at run time), beside its init-script template.
 PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
+# The JUnit Platform listener and runner of Maven builds, built by Maven (versions pinned in its pom;
+# the first build downloads them from Maven Central into ~/.m2). The CLI's package carries it as is.
+RUNNER_JAR := orchestrator/junit-platform-runner/target/stress-gate-junit-platform-runner.jar
 
 .PHONY: demo test install apt node plugin bench clean
 
-## demo: the main job — the gate on the example Gradle project against the verdict API on embedded ClickHouse
+## demo: the main job — the gate on the example Gradle and Maven projects against the verdict API on embedded ClickHouse
 ## (SERVE=1 keeps the dashboard serving until Ctrl-C)
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle builds)
+## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
 test: install
 	npm test
 
@@ -33,7 +36,10 @@ node:
 	npm ci --no-audit --no-fund
 	npm run build
 
-plugin: $(PACKAGED_JAR)
+plugin: $(PACKAGED_JAR) $(RUNNER_JAR)
+
+$(RUNNER_JAR): $(shell find orchestrator/junit-platform-runner/src -type f) orchestrator/junit-platform-runner/pom.xml
+	cd orchestrator/junit-platform-runner && mvn -B -q package
 
 $(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradle
 	cd gradle-plugin && gradle --offline --quiet jar
@@ -47,6 +53,7 @@ bench: install
 	npm run bench:stress
 	npm run bench:overhead
 	npm run bench:xml
+	npm run bench:maven
 
 clean:
-	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin verdict-api/migrations
+	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin orchestrator/junit-platform-runner/target verdict-api/migrations

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job: the stress gate on the example Gradle build, against the verdict API on
-# embedded ClickHouse. Seeds default-branch history from a CI run on main, then runs the gate
-# on a feature branch that adds tests, in report mode and in enforce mode.
+# The main job: the stress gate on the example Gradle build, then on the example Maven build,
+# against the verdict API on embedded ClickHouse. For each: seeds default-branch history from a CI
+# run on main, then runs the gate on a feature branch that adds tests, in report and enforce mode.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/stress-gate-demo.XXXXXX")
@@ -66,12 +66,43 @@ node --input-type=module -e '
   console.log(`\nThe run report (Markdown, for a merge-request comment):\n\n${await md.text()}`);
 ' "$work/enforce-mode.json"
 
+say "Maven: examples/maven-multi (two modules, JUnit 5, Surefire), the same gate through \$ stress-orchestrator mvn …"
+mproject="$work/maven-multi"
+cp -r "$root/examples/maven-multi" "$mproject"
+cd "$mproject"
+git init -q -b main
+git -c user.name=demo -c user.email=demo@example.com commit -qm "default branch" --allow-empty
+git add -A && git -c user.name=demo -c user.email=demo@example.com commit -qm "example build"
+mvn_gate() { "$root/node_modules/.bin/stress-orchestrator" mvn "$@"; }
+# -Dsurefire.printSummary=false keeps Surefire's per-class lines out of the way; the first run
+# resolves JUnit and the plugins from Maven Central (into ~/.m2).
+MVN=(-q -B -Dsurefire.printSummary=false)
+
+say "main: a CI run on the default branch uploads its tests as history (per invocation: [1], [2], …)"
+CI=true mvn_gate "${MVN[@]}" clean test --stress-new-tests report
+
+say "feature/greetings: a stable test, a cross-process flaky one, a slow one, a new parameterised invocation, a new @RepeatedTest repetition, a new dynamic test, a new @Nested test"
+git checkout -q -b feature/greetings
+cp -r "$root/examples/maven-feature-overlay/." "$mproject/"
+git add -A && git -c user.name=demo -c user.email=demo@example.com commit -qm "add greeting tests"
+
+say "gate in report mode: \$ stress-orchestrator mvn -q -B clean test --stress-new-tests report"
+set +e
+CI=true mvn_gate "${MVN[@]}" clean test --stress-new-tests report --report-file "$work/maven-report-mode.json"
+maven_report_exit=$?
+say "gate in enforce mode: \$ stress-orchestrator mvn -q -B clean test --stress-new-tests enforce"
+CI=true mvn_gate "${MVN[@]}" clean test --stress-new-tests enforce --report-file "$work/maven-enforce-mode.json"
+maven_enforce_exit=$?
+set -e
+
 say "Summary"
-echo "  report mode exit code:  $report_exit (the first pass's own result)"
-echo "  enforce mode exit code: $enforce_exit (a new test disagreed with itself)"
-echo "  JSON reports: $work/report-mode.json, $work/enforce-mode.json"
-if [ "$report_exit" -ne 0 ] || [ "$enforce_exit" -eq 0 ]; then
-  echo "unexpected: report should exit 0 and enforce non-zero on this example" >&2
+echo "  Gradle report mode exit code:  $report_exit (the first pass's own result)"
+echo "  Gradle enforce mode exit code: $enforce_exit (a new test disagreed with itself)"
+echo "  Maven report mode exit code:   $maven_report_exit"
+echo "  Maven enforce mode exit code:  $maven_enforce_exit"
+echo "  JSON reports: $work/{report,enforce}-mode.json, $work/maven-{report,enforce}-mode.json"
+if [ "$report_exit" -ne 0 ] || [ "$enforce_exit" -eq 0 ] || [ "$maven_report_exit" -ne 0 ] || [ "$maven_enforce_exit" -eq 0 ]; then
+  echo "unexpected: report should exit 0 and enforce non-zero on both examples" >&2
   exit 1
 fi
 

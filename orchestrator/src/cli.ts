@@ -1,5 +1,6 @@
 // The entry point: parses argv, runs the gate with the real adapters, maps errors to exit codes.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs, USAGE } from './args/parse-args.js';
 import { exitCodeFor, StressGateError } from './errors.js';
@@ -8,6 +9,7 @@ import { runGate } from './gate/run-gate.js';
 import { gradleExecutable, prepareGradle } from './gradle/gradle-setup.js';
 import { runGradle } from './gradle/run-gradle.js';
 import { createLogger } from './log.js';
+import { createMavenAdapter } from './maven/maven-adapter.js';
 
 /** The package version, from package.json. */
 export function version(): string {
@@ -36,7 +38,7 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
   };
 }
 
-/** Runs the CLI; resolves to the exit code. Exit codes: Gradle's own (first pass), 1 (enforce
+/** Runs the CLI; resolves to the exit code. Exit codes: the build's own (first pass), 1 (enforce
  * blocked: a failed test run's code), 2 (usage or configuration error), 3 (broken install). */
 export async function main(argv: readonly string[], deps: GateDeps = realDeps()): Promise<number> {
   try {
@@ -48,6 +50,18 @@ export async function main(argv: readonly string[], deps: GateDeps = realDeps())
     if (parsed.kind === 'version') {
       deps.out(`stress-orchestrator ${version()}\n`);
       return 0;
+    }
+    if (parsed.kind === 'maven') {
+      const executable = parsed.executable;
+      const maven: GateDeps = {
+        ...deps,
+        build: {
+          prepare: (d, projectDir) => createMavenAdapter(d, projectDir, executable === null ? undefined : path.resolve(projectDir, executable)),
+          outputDir: 'target',
+          settingsPrefix: '.mvn/stress-gate.properties: ',
+        },
+      };
+      return await runGate(parsed.flags, parsed.gradleArgs, maven);
     }
     return await runGate(parsed.flags, parsed.gradleArgs, deps);
   } catch (e) {

@@ -1,4 +1,4 @@
-// The command line: `stress-orchestrator gradle <gradle args…> [tool options] [-- verbatim]`.
+// The command line: `stress-orchestrator <gradle|mvn|./mvnw> <build args…> [tool options] [-- verbatim]`.
 // Hand-written rather than node:util parseArgs: the tool's options are picked out of a stream
 // that otherwise belongs to Gradle, in order, and unknown options must pass through untouched.
 import { UsageError } from '../errors.js';
@@ -27,7 +27,11 @@ export interface ToolFlags {
 export type ParsedArgs =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] };
+  | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] }
+  | { kind: 'maven'; flags: ToolFlags; gradleArgs: string[]; executable: string | null };
+
+/** The Maven commands: `mvn` (the wrapper when the project has one, else PATH) or an explicit wrapper path. */
+const MAVEN_COMMANDS = new Set(['mvn', 'maven', './mvnw', 'mvnw']);
 
 const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 'comment'>> = {
   '--stress-new-tests': 'mode',
@@ -45,10 +49,12 @@ const SWITCHES: Record<string, 'skipQuarantine' | 'comment'> = {
 
 /** The --help text. */
 export const USAGE = `Usage: stress-orchestrator gradle <gradle args…> [options] [-- <verbatim gradle args>]
+       stress-orchestrator mvn <maven args…> [options] [-- <verbatim maven args>]   (or ./mvnw)
 
-Runs the Gradle build, then stresses the tests this branch adds (each repetition in a fresh JVM).
+Runs the Gradle or Maven build, then stresses the tests this branch adds (each repetition in a
+fresh JVM).
 
-Options (recognised anywhere before "--"; everything else goes to Gradle in order):
+Options (recognised anywhere before "--"; everything else goes to the build tool in order):
   --stress-new-tests <mode>  report | enforce | off (env STRESS_NEW_TESTS; default: off)
   --server-url <url>         verdict API base URL (env STRESS_GATE_URL)
   --project <handle>         project on the verdict API (env STRESS_GATE_PROJECT)
@@ -67,8 +73,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
   if (first === '--version') return { kind: 'version' };
-  if (first === undefined) throw new UsageError('missing command; expected "gradle"');
-  if (first !== 'gradle') throw new UsageError(`unknown command "${first}"; expected "gradle"`);
+  if (first === undefined) throw new UsageError('missing command; expected "gradle" or "mvn"');
+  if (first !== 'gradle' && !MAVEN_COMMANDS.has(first)) throw new UsageError(`unknown command "${first}"; expected "gradle" or "mvn"`);
 
   const flags: ToolFlags = {};
   const gradleArgs: string[] = [];
@@ -102,5 +108,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     flags[key] = value;
   }
-  return { kind: 'gradle', flags, gradleArgs };
+  if (first === 'gradle') return { kind: 'gradle', flags, gradleArgs };
+  // `mvn` and `maven` pick the project's ./mvnw when it has one; `./mvnw` and `mvnw` ask for it.
+  return { kind: 'maven', flags, gradleArgs, executable: first === 'mvn' || first === 'maven' ? null : './mvnw' };
 }

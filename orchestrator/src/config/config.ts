@@ -94,7 +94,13 @@ const NUMERIC = new Set<Key>(['requestTimeoutSeconds', 'jvmStartMs', 'parallelJv
  * Resolves the configuration. `block` is null before the first pass (the manifest does not
  * exist yet): call it then to reject a bad flag or env value before Gradle runs, and again after.
  */
-export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: BlockSettings | null, cwd: string): Config {
+export function resolveConfig(
+  flags: ToolFlags,
+  env: NodeJS.ProcessEnv,
+  block: BlockSettings | null,
+  cwd: string,
+  build: { outputDir: string; settingsPrefix: string } = { outputDir: 'build', settingsPrefix: 'stressNewTests.' },
+): Config {
   const input: Record<string, unknown> = {};
   const source: Record<string, string> = {};
   const set = (key: Key, value: unknown, from: string) => {
@@ -108,18 +114,18 @@ export function resolveConfig(flags: ToolFlags, env: NodeJS.ProcessEnv, block: B
   // An empty variable is unset: CI files often write `STRESS_NEW_TESTS: ${{ vars.X }}`.
   for (const [key, name] of Object.entries(ENV) as [Key, string][]) set(key, env[name] === '' ? undefined : env[name], name);
   if (block) {
-    set('mode', block.mode, 'stressNewTests.mode');
-    set('serverUrl', block.serverUrl, 'stressNewTests.serverUrl');
-    set('project', block.project, 'stressNewTests.project');
-    set('requestTimeoutSeconds', block.requestTimeoutSeconds, 'stressNewTests.requestTimeoutSeconds');
-    set('executor', block.executor, 'stressNewTests.executor');
+    set('mode', block.mode, `${build.settingsPrefix}mode`);
+    set('serverUrl', block.serverUrl, `${build.settingsPrefix}serverUrl`);
+    set('project', block.project, `${build.settingsPrefix}project`);
+    set('requestTimeoutSeconds', block.requestTimeoutSeconds, `${build.settingsPrefix}requestTimeoutSeconds`);
+    set('executor', block.executor, `${build.settingsPrefix}executor`);
   }
   for (const key of ['mode', 'executor']) if (typeof input[key] === 'string') input[key] = input[key].trim();
   const projectDir = path.resolve(cwd, (input['projectDir'] as string | undefined) ?? '.');
   input['projectDir'] = projectDir;
   input['reportFile'] = input['reportFile']
     ? path.resolve(cwd, input['reportFile'] as string)
-    : path.join(projectDir, 'build', 'stress-gate', 'report.json');
+    : path.join(projectDir, build.outputDir, 'stress-gate', 'report.json');
   set('runId', randomUUID(), 'runId');
   set('comment', flags.comment ? true : booleanEnv(env, 'STRESS_GATE_COMMENT') || undefined, flags.comment ? '--comment' : 'STRESS_GATE_COMMENT');
 

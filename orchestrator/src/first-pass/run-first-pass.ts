@@ -7,7 +7,7 @@ import { readManifest, type Manifest } from '../gradle/manifest.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
-import { readResults } from './read-results.js';
+import { readResults, type ReadResults } from './read-results.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
 import { assignIdentities, type TestCaseResult } from './test-case-result.js';
 
@@ -65,22 +65,27 @@ export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPas
     // Gradle has spoken; what went wrong is the gate's reading. Its exit code still stands.
     const problem = (e as Error).message ?? String(e);
     deps.logger.child({ module: 'run-first-pass' }).error({ err: e }, 'reading the first pass failed');
-    return {
-      gradleExitCode: run.exitCode,
-      exitCode: run.exitCode,
-      passed: run.exitCode === 0,
-      startedAt: new Date(started),
-      wallClockMs: run.wallClockMs,
-      manifest: null,
-      manifestProblem: null,
-      cases: [],
-      failures: 0,
-      maskedFailures: 0,
-      errors: [],
-      readProblem: problem,
-      notes: [],
-    };
+    return unreadFirstPass(run, started, problem);
   }
+}
+
+/** The first pass when reading its results failed outright: the build's exit code stands. */
+export function unreadFirstPass(run: GradleRun, started: number, problem: string): FirstPass {
+  return {
+    gradleExitCode: run.exitCode,
+    exitCode: run.exitCode,
+    passed: run.exitCode === 0,
+    startedAt: new Date(started),
+    wallClockMs: run.wallClockMs,
+    manifest: null,
+    manifestProblem: null,
+    cases: [],
+    failures: 0,
+    maskedFailures: 0,
+    errors: [],
+    readProblem: problem,
+    notes: [],
+  };
 }
 
 async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDeps): Promise<FirstPass> {
@@ -88,6 +93,17 @@ async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDep
   const manifest = read.ok ? read.manifest : null;
   const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
   const results = manifest ? await readResults(manifest.testTasks, started, log.byTask) : { tasks: [], errors: [], notes: [] };
+  return summarizeFirstPass(run, started, { manifest, manifestProblem: read.ok ? null : read.error, results }, deps);
+}
+
+/** Pure: the first pass from its run and what was read, identities given and the quarantine applied. */
+export function summarizeFirstPass(
+  run: GradleRun,
+  started: number,
+  read: { manifest: Manifest | null; manifestProblem: string | null; results: ReadResults },
+  deps: Pick<FirstPassDeps, 'isMuted' | 'isSkipped'>,
+): FirstPass {
+  const { manifest, results } = read;
   // A skipped test that ran anyway (Gradle before 5.0 cannot exclude one test) counts as skipped:
   // its result is ignored and it is never a candidate.
   const cases = assignIdentities(results.tasks).map((c) =>
@@ -105,7 +121,7 @@ async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDep
     startedAt: new Date(started),
     wallClockMs: run.wallClockMs,
     manifest,
-    manifestProblem: read.ok ? null : read.error,
+    manifestProblem: read.manifestProblem,
     cases,
     failures,
     maskedFailures,

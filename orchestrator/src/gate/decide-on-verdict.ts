@@ -4,16 +4,13 @@ import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate
 import type { Config } from '../config/config.js';
 import { classifyCandidate, decideGate, type CandidateResult } from '../enforce/outcome.js';
 import type { FirstPass } from '../first-pass/run-first-pass.js';
-import type { GradleSetup } from '../gradle/gradle-setup.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
-import { createProgress } from '../repetitions/progress.js';
-import { runJvm } from '../repetitions/run-jvm.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { detectionPower } from '../report/detection-power.js';
-import { runStressPass } from '../repetitions/run-stress-pass.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
+import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import type { GateDeps } from './gate-deps.js';
@@ -24,8 +21,7 @@ export interface VerdictContext {
   config: Config;
   first: FirstPass;
   client: VerdictClient;
-  setup: GradleSetup;
-  executable: string;
+  build: BuildAdapter;
   gradleArgs: readonly string[];
   muted: ReadonlySet<string>;
   /** The run's upload, started before the verdict request and awaited before the stress pass. */
@@ -40,7 +36,7 @@ export interface UploadedRun {
 
 /** Asks the verdict and, when there is something to stress and no guard fires, stresses it. */
 export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Promise<GateReport> {
-  const { mode, config, first, client, setup, executable } = ctx;
+  const { mode, config, first, client } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
   const ask = () =>
@@ -72,18 +68,10 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else if (stress.length === 0) {
     results = candidates.map((c) => classifyCandidate(c, [], false));
   } else {
-    const pass = await runStressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
-      runGradle: deps.runGradle,
-      executable,
-      setup,
-      projectDir: config.projectDir,
-      env: deps.env,
-      logger: deps.logger,
-      ...(deps.signal ? { signal: deps.signal } : {}),
+    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
       executor: config.executor,
       concurrency,
-      runJvm: deps.runJvm ?? runJvm,
-      progress: (total, batch, deadlineAt) => createProgress({ write: deps.err, tty: deps.errIsTTY ?? false, total, batch, deadlineAt, now: Date.now }),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
     stressPass = {
       wallClockMs: pass.wallClockMs,

@@ -1,11 +1,22 @@
 // The adapters one gated run needs (Gradle, git, HTTP, output, clock), passed in by the entry
 // point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
+import type { BuildAdapter } from './build-adapter.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
 import type { JvmRunner } from '../repetitions/run-jvm.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
+
+/** A build system other than the default Gradle one. */
+export interface BuildSystem {
+  /** Prepares the adapter for this invocation. */
+  prepare: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
+  /** The build's output folder, where the JSON report goes by default (Gradle's: `build`). */
+  outputDir: string;
+  /** What configuration errors put before a settings key (Gradle's: `stressNewTests.`). */
+  settingsPrefix: string;
+}
 
 /** The adapters one run needs. */
 export interface GateDeps {
@@ -18,6 +29,8 @@ export interface GateDeps {
   gradleExecutable: (projectDir: string) => Promise<string>;
   runGradle: GradleRunner;
   git: (cwd: string) => GitRunner;
+  /** The build system; default: Gradle, through the three adapters above. */
+  build?: BuildSystem;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;

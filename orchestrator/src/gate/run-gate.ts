@@ -1,20 +1,20 @@
 // One CI run of the gate (DESIGN "The flow of one CI run"), with every adapter passed in. After
 // the first pass the gate fails open: any trouble of its own ends in a visible report and the
 // first pass's exit code, never in a changed one.
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
 import { organicRepetitions } from '../first-pass/organic-retries.js';
-import { runFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
-import type { GradleSetup } from '../gradle/gradle-setup.js';
+import type { FirstPass } from '../first-pass/run-first-pass.js';
+import { createGradleAdapter } from '../gradle/gradle-adapter.js';
 import type { Logger } from '../log.js';
 import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
+import type { BuildAdapter } from './build-adapter.js';
 import { decideOnVerdict, type UploadedRun } from './decide-on-verdict.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
@@ -24,23 +24,22 @@ import { finishGate, stoppedReport } from './finish-gate.js';
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
   // A bad mode or any other bad value in a flag or the environment is a usage error before Gradle runs.
   checkEnvironment(deps.env);
-  const early = resolveConfig(flags, deps.env, null, deps.cwd);
+  const early = resolveConfig(flags, deps.env, null, deps.cwd, deps.build);
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
   }
-  const setup = await deps.prepareGradle(deps.env);
+  const build = await (deps.build?.prepare ?? createGradleAdapter)(deps, early.projectDir);
   try {
-    return await gateWithSetup(flags, gradleArgs, early, setup, deps);
+    return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
     // The init script, manifest, plan and repetition XML are this invocation's only. (After a
     // ceiling cut the cancelling daemon may still append a line to the results log: a stray file.)
-    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(setup.workDir, { recursive: true, force: true }).catch(() => undefined);
+    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(build.workDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], early: Config, setup: GradleSetup, deps: GateDeps): Promise<number> {
+async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], early: Config, build: BuildAdapter, deps: GateDeps): Promise<number> {
   const log = deps.logger.child({ module: 'run-gate' });
-  const executable = await deps.gradleExecutable(early.projectDir);
   const quarantine = await loadQuarantine(early, {
     skipQuarantine: flags.skipQuarantine === true || booleanEnv(deps.env, 'STRESS_GATE_SKIP_QUARANTINE'),
     ...(deps.quarantine ? { source: deps.quarantine } : {}),
@@ -49,26 +48,18 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     err: deps.err,
   });
   const muted = quarantine.muted;
-  const skipFile = path.join(setup.workDir, 'skip.json');
-  if (quarantine.skippedTests.length) await writeFile(skipFile, JSON.stringify(quarantine.skippedTests));
   // Built when the results are read, so a bad list is the gate's trouble after the first pass.
   let check: MutedCheck | undefined;
   let skipCheck: MutedCheck | undefined;
-  const first = await runFirstPass(gradleArgs, {
-    runGradle: deps.runGradle,
-    executable,
-    setup,
-    projectDir: early.projectDir,
-    env: deps.env,
+  const first = await build.firstPass(gradleArgs, {
     isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
     isSkipped: (id, projectId) => (skipCheck ??= mutedCheck(quarantine.skipped))(id, projectId),
-    extraArgs: quarantine.skippedTests.length ? [`-PstressGate.skip=${skipFile}`] : [],
+    skippedTests: quarantine.skippedTests,
     now: deps.now,
-    logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
-  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd);
+  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd, deps.build);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }
@@ -89,7 +80,7 @@ async function gateWithSetup(flags: ToolFlags, gradleArgs: readonly string[], ea
     uploaded.catch(() => undefined); // awaited below; this only keeps the rejection from being unhandled
     if (config.mode === 'off') return (await uploaded, first.exitCode);
     step = 'deciding on the verdict';
-    const report = await gateAfterFirstPass(config, first, client, { setup, executable, gradleArgs, muted, uploaded }, deps);
+    const report = await gateAfterFirstPass(config, first, client, { build, gradleArgs, muted, uploaded }, deps);
     await uploaded;
     step = 'writing the report';
     return await finishGate(report, client, config, deps);
@@ -110,7 +101,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { setup: GradleSetup; executable: string; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<UploadedRun | null> },
+  run: { build: BuildAdapter; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<UploadedRun | null> },
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;

@@ -1,0 +1,127 @@
+// The gate on a real Maven reactor (examples/maven-multi: two modules, JUnit 5, Surefire 3.5) with
+// the real verdict API: history from a CI run on main, then the feature overlay, which adds a new
+// plain test, a new parameterised invocation, a new @RepeatedTest repetition, a new dynamic test,
+// a new @Nested test, a slow test and a test that is flaky across processes only.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { gitlabCiEnv } from '../support/ci-env.js';
+import { applyFeatureOverlay, mavenExample, MVN_ARGS, warmMaven } from '../support/maven-project.js';
+import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
+
+const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
+let api: VerdictApiProcess;
+let dir: string;
+let tmp: string;
+
+beforeAll(async () => {
+  await warmMaven();
+  api = await startVerdictApi();
+  dir = await mavenExample();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-maven-tmp-'));
+}, 600_000);
+afterAll(async () => {
+  await api?.stop();
+  await rm(dir, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** One CI job on `branch`: `stress-orchestrator mvn -o … clean test` as a process, configured by the environment. */
+async function ciJob(branch: string, mode: string, extraEnv: Record<string, string> = {}, serverUrl = api.url) {
+  // A child process, so that its temp folder (TMPDIR) is this test's to look into.
+  const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, ...extraEnv };
+  const r = await execa(process.execPath, [BIN, 'mvn', ...MVN_ARGS, 'clean', 'test'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
+  const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
+}
+
+const NEW = [
+  [':app', 'dev.stressgate.example.app.AdditionTest', 'adds(int, int, int)[3]'],
+  [':app', 'dev.stressgate.example.app.DynamicGreetingsTest', 'greetsEach()[3]'],
+  [':app', 'dev.stressgate.example.app.FlakyCounterTest', 'failsEveryThirdInvocation'],
+  [':app', 'dev.stressgate.example.app.GreetingRulesTest$Casual', 'greetsBlankAsStranger'],
+  [':app', 'dev.stressgate.example.app.RepeatedGreetingTest', 'greetsTheSameEachTime()[3]'],
+  [':app', 'dev.stressgate.example.app.SlowReportTest', 'rendersLargeReport'],
+  [':core', 'dev.stressgate.example.core.CalculatorTest', 'multiplies'],
+];
+
+describe('the gate end to end on Maven: real Maven, real verdict API', () => {
+  it('uploads default-branch history with per-invocation identities and prints nothing when nothing is new', async () => {
+    const r = await ciJob('main', 'report');
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('Stress-testing');
+    expect(r.report).toMatchObject({ outcome: 'no_candidates', exitCode: 0, firstPass: { testCases: 13 } });
+    const res = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${r.report.runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
+    const run = (await res.json()) as { testCases: { module: string; suite: string; name: string }[] };
+    const names = run.testCases.map((t) => `${t.module} ${t.suite.replace('dev.stressgate.example.', '')} ${t.name}`).sort();
+    expect(names).toEqual([
+      ':app app.AdditionTest adds(int, int, int)[1]',
+      ':app app.AdditionTest adds(int, int, int)[2]',
+      ':app app.DynamicGreetingsTest greetsEach()[1]',
+      ':app app.DynamicGreetingsTest greetsEach()[2]',
+      ':app app.GreeterTest greetsWorld',
+      ':app app.GreeterTest runsWithTheForkConfiguration',
+      ':app app.GreetingRulesTest$Formal greetsWithFullName',
+      ':app app.RepeatedGreetingTest greetsTheSameEachTime()[1]',
+      ':app app.RepeatedGreetingTest greetsTheSameEachTime()[2]',
+      ':core core.CalculatorTest adds',
+      ':core core.CalculatorTest subtracts',
+      // The class's @DisplayName (quotes, emoji) is what Surefire's XML calls the class; the
+      // listener's class name is the identity. Non-ASCII method names stay as they are.
+      ':core core.TextTest größe',
+      ':core core.TextTest shouts',
+    ]);
+  }, 600_000);
+
+  it('stresses exactly the new invocations, each in fresh JVMs set up like the Surefire fork, and reports the cross-process flake (report: exit 0)', async () => {
+    await applyFeatureOverlay(dir);
+    const r = await ciJob('feature/greetings', 'report', { STRESS_GATE_KEEP_TEMP: '1' });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('  7 new test cases, 7 stressed, 0 excluded\n');
+    expect(r.out).toContain(':app FlakyCounterTest.failsEveryThirdInvocation        10 repetitions, 3 failed\n');
+    expect(r.out).not.toContain('GreeterTest');
+    expect(r.report.candidates.map((c: { module: string; suite: string; name: string }) => [c.module, c.suite, c.name])).toEqual(NEW);
+    for (const c of r.report.candidates) {
+      if (c.name === 'failsEveryThirdInvocation') {
+        expect(c.recorded.map((x: { status: string }) => x.status[0]).join('')).toBe('sfssfssfss');
+      } else {
+        expect(c).toMatchObject({ outcome: 'passed', failures: 0 });
+        expect(c.recorded).toHaveLength(10);
+      }
+    }
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain('failsEveryThirdInvocation failed 3 of 10 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
+    // Each repetition JVM ran exactly the candidates' unique IDs: never [1] or [2] of an old method.
+    const work = (await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'));
+    const ran = new Set<string>();
+    for (const w of work) {
+      const results = path.join(tmp, w, 'stress-results');
+      for (const g of await readdir(results).catch(() => [] as string[])) {
+        for (const f of (await readdir(path.join(results, g))).filter((n) => n.endsWith('.jsonl'))) {
+          for (const line of (await readFile(path.join(results, g, f), 'utf8')).trim().split('\n')) ran.add(JSON.parse(line).legacyName);
+        }
+      }
+    }
+    expect([...ran].sort()).toEqual(['adds(int, int, int)[3]', 'failsEveryThirdInvocation()', 'greetsBlankAsStranger()', 'greetsEach()[3]', 'greetsTheSameEachTime()[3]', 'multiplies()', 'rendersLargeReport()']);
+    const res = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${r.report.runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
+    const run = (await res.json()) as { gate: unknown; flaky: unknown };
+    expect(run.gate).toMatchObject({ mode: 'report', outcome: 'failed', candidatesExamined: 7, stressed: 7, blocked: false, wouldHaveBlocked: true });
+    expect(run.flaky).toEqual([{ module: ':app', suite: 'dev.stressgate.example.app.FlakyCounterTest', name: 'failsEveryThirdInvocation', caughtBy: 'stress_gate', failed: 3, repetitions: 10 }]);
+  }, 600_000);
+
+  it('blocks in enforce mode with the exit code of a failed test run', async () => {
+    const r = await ciJob('feature/greetings', 'enforce');
+    expect(r.code).toBe(1);
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! failsEveryThirdInvocation failed 3 of 10 repetitions and blocked this merge request.');
+    expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
+  }, 600_000);
+
+  it('lets the first pass result stand when the verdict API is unreachable', async () => {
+    const r = await ciJob('feature/greetings', 'enforce', {}, 'http://127.0.0.1:9');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning/i);
+    expect(r.out).not.toContain('passed');
+  }, 600_000);
+});

@@ -1,0 +1,123 @@
+// The gate's faults through real Maven and the real CLI process, against a fake verdict API, on a
+// single-module reactor (module ":"): a repetition JVM that dies running a candidate
+// (System.exit) blocks in enforce, it is the test failing; a cancelled CI job (SIGTERM during the
+// stress pass) stops the repetition JVM, writes the report as cancelled, removes the temp folder
+// and exits 143.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main, realDeps } from '../../src/cli.js';
+import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
+import { writeTree } from '../support/fixture-project.js';
+import { MVN_ARGS, warmMaven } from '../support/maven-project.js';
+
+const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
+let server: FakeVerdictServer;
+let dir: string;
+
+/** FaultTest: `exits` kills its JVM on its 4th run ever; `sleeps` sleeps 120 s in the stress pass when asked to. */
+function faultProject(): Record<string, string> {
+  return {
+    'pom.xml': `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.stressgate.fixture</groupId>
+  <artifactId>faults</artifactId>
+  <version>1.0.0</version>
+  <properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding><maven.compiler.release>17</maven.compiler.release></properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.4</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-clean-plugin</artifactId><version>3.4.1</version></plugin>
+      <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.14.1</version></plugin>
+      <plugin>
+        <artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version>
+        <configuration><systemPropertyVariables><fixture.dir>\${project.basedir}</fixture.dir></systemPropertyVariables></configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+`,
+    'src/test/java/com/shop/FaultTest.java': `package com.shop;
+import java.io.File;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+class FaultTest {
+  static int bump(String name) throws Exception {
+    File f = new File(System.getProperty("fixture.dir"), name + ".count");
+    int n = f.exists() ? Integer.parseInt(new String(Files.readAllBytes(f.toPath())).trim()) : 0;
+    Files.write(f.toPath(), String.valueOf(n + 1).getBytes());
+    return n;
+  }
+  @Test void exits() throws Exception { if (bump("exits") == 3) System.exit(3); }
+  @Test void sleeps() throws Exception {
+    int n = bump("sleeps");
+    if (n > 0 && new File(System.getProperty("fixture.dir"), "sleep-on-stress").exists()) {
+      Files.write(new File(System.getProperty("fixture.dir"), "sleeping").toPath(), new byte[0]);
+      Thread.sleep(120_000);
+    }
+  }
+}
+`,
+  };
+}
+
+beforeAll(async () => {
+  await warmMaven();
+  dir = await writeTree(faultProject());
+  server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => p.suite === 'com.shop.FaultTest'));
+}, 600_000);
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function reset(sleepOnStress: boolean) {
+  for (const f of ['exits.count', 'sleeps.count', 'sleeping', 'sleep-on-stress']) await rm(path.join(dir, f), { force: true });
+  if (sleepOnStress) await writeFile(path.join(dir, 'sleep-on-stress'), '');
+}
+
+const baseEnv = () => ({ ...process.env, STRESS_GATE_URL: server.url, STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', GITHUB_STEP_SUMMARY: '' });
+
+describe('faults through real Maven', () => {
+  it('a repetition JVM that died running a candidate (System.exit) is that candidate failing, and blocks in enforce', async () => {
+    await reset(false);
+    const out: string[] = [];
+    const code = await main(['mvn', ...MVN_ARGS, 'test', '--stress-new-tests', 'enforce'], { ...realDeps(baseEnv()), cwd: dir, out: (t) => out.push(t), err: () => undefined });
+    const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+    expect(code).toBe(1);
+    const exits = report.candidates.find((c: { name: string }) => c.name === 'exits');
+    expect(exits).toMatchObject({ module: ':', outcome: 'failed', crashed: 1, failures: 1 });
+    expect(exits.recorded[2]).toEqual({ repetition: 3, status: 'failure', durationMs: 0, crashed: true });
+    // The root module is ":", which the report leaves out before the class.
+    expect(out.join('')).toContain('\n  FaultTest.exits    10 repetitions, 1 failed (its JVM died once)\n');
+    expect(report).toMatchObject({ outcome: 'failed', blocked: true });
+  }, 600_000);
+
+  it('SIGTERM during the stress pass: the repetition JVM stopped, report "cancelled", temp folder removed, exit 143', async () => {
+    await reset(true);
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-signal-'));
+    const child = spawn(process.execPath, [BIN, 'mvn', ...MVN_ARGS, 'test', '--stress-new-tests', 'enforce'], { cwd: dir, env: { ...baseEnv(), TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 300_000;
+    while (!(await access(path.join(dir, 'sleeping')).then(() => true, () => false))) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the test never started sleeping: ${stdout}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+    expect(report).toMatchObject({ outcome: 'cancelled', stop: { kind: 'cancelled', signal: 'SIGTERM' }, exitCode: 143, blocked: false });
+    expect(stdout).toContain('Cancelled by SIGTERM');
+    expect((await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'))).toEqual([]);
+    await rm(tmp, { recursive: true, force: true });
+  }, 600_000);
+});
