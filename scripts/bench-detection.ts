@@ -6,15 +6,11 @@
 // retries, as same-process retrying tools do). Loopback only; every child has a kill timer.
 //
 // Usage: npm run bench:detection [-- --trials 30 --retry-trials 200 --p 0.2]
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { price } from '../verdict-api/dist/candidates/pricing.js';
 import { DEFAULT_STRESS_PARAMETERS } from '../verdict-api/dist/contract.js';
-import { guards } from '../verdict-api/dist/guard/guards.js';
-import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
+import { startFakeVerdict } from './bench-fake-verdict.js';
 import { CLI, flags, JAR, JUNIT_CP, load, log, ROOT, run } from './bench-gradle-common.js';
 
 type Kind = 'self-contained' | 'per-process' | 'order';
@@ -51,40 +47,6 @@ export function wilson(k: number, n: number, z = 1.96): [number, number] {
   const centre = (ph + (z * z) / (2 * n)) / d;
   const half = (z * Math.sqrt((ph * (1 - ph)) / n + (z * z) / (4 * n * n))) / d;
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
-
-type Posted = { module: string; suite: string; name: string; durationMs: number };
-
-/** A fake verdict API: the archetypes are new, priced by the default curve; uploads are accepted. */
-async function startFakeVerdict(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    res.setHeader('content-type', 'application/json');
-    if (req.url?.endsWith('/verdict')) {
-      const posted = body['testCases'] as Posted[];
-      const candidates = posted
-        .filter((p) => NEW_SUITES.has(p.suite))
-        .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))
-        .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
-      const inventory = posted.length - candidates.length;
-      const stressable = candidates.filter((c) => c.excluded === null).length;
-      // The guards are the server's, with a floor above the corpus so bulk change never fires.
-      const parameters = { ...DEFAULT_STRESS_PARAMETERS, bulkChangeFloor: 1000 };
-      res.end(JSON.stringify({ projectId: 'bench-project', entitled: true, defaultBranch: 'main', parameters, inventory, posted: posted.length, candidates, guards: guards({ defaultBranch: 'main', inventory, newCount: candidates.length, stressable, parameters }) }));
-    } else if (req.url?.endsWith('/runs')) {
-      const n = Array.isArray(body['testCases']) ? (body['testCases'] as unknown[]).length : 0;
-      res.end(JSON.stringify({ runId: body['runId'], shard: { index: 0, total: 1 }, testCases: n, newTestCases: 0, duplicate: false }));
-    } else {
-      res.statusCode = 201;
-      res.end('{}');
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }) };
 }
 
 interface Tally {
@@ -125,7 +87,8 @@ async function main(): Promise<void> {
   // -D reaches Gradle's JVM, not the test JVMs: an init script (kept by the stress pass) sets them there.
   const props = join(work, 'props.init.gradle');
   writeFileSync(props, `allprojects { tasks.withType(Test).all { systemProperty 'archetype.p', '${p}'; systemProperty 'archetype.counter', '${counter}'; systemProperty 'archetype.port', '${port}' } }\n`);
-  const fake = await startFakeVerdict();
+  // The guards are the server's, with a floor above the corpus so bulk change never fires.
+  const fake = await startFakeVerdict((p) => NEW_SUITES.has(p.suite), { ...DEFAULT_STRESS_PARAMETERS, bulkChangeFloor: 1000 });
   const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: fake.url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 'bench-token', STRESS_GATE_PLUGIN_JAR: JAR, STRESS_GATE_EXECUTOR: executor };
   for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITLAB_CI', 'GITHUB_STEP_SUMMARY', 'CI']) delete env[k];
   const tally = new Map<string, Tally>(ARCHETYPES.map((a) => [a.suite, { trials: 0, caught: 0, retryTrials: 0, retryCaught: 0, reps: 0 }]));

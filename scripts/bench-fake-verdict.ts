@@ -9,8 +9,11 @@ import { guards } from '../verdict-api/dist/guard/guards.js';
 
 type Posted = { module: string; suite: string; name: string; durationMs: number };
 
-/** Starts the fake; `close` stops it. */
-export async function startFakeVerdict(isNew: (p: Posted) => boolean): Promise<{ url: string; close(): Promise<void> }> {
+/** Starts the fake; `close` stops it. `parameters` overrides the server's defaults (e.g. a bulk-change floor above a corpus). */
+export async function startFakeVerdict(
+  isNew: (p: Posted) => boolean,
+  parameters: typeof DEFAULT_STRESS_PARAMETERS = DEFAULT_STRESS_PARAMETERS,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -29,11 +32,11 @@ export async function startFakeVerdict(isNew: (p: Posted) => boolean): Promise<{
           projectId: 'bench-project',
           entitled: true,
           defaultBranch: 'main',
-          parameters: DEFAULT_STRESS_PARAMETERS,
+          parameters,
           inventory,
           posted: posted.length,
           candidates,
-          guards: guards({ defaultBranch: 'main', inventory, newCount: candidates.length, stressable: candidates.filter((c) => c.excluded === null).length, parameters: DEFAULT_STRESS_PARAMETERS }),
+          guards: guards({ defaultBranch: 'main', inventory, newCount: candidates.length, stressable: candidates.filter((c) => c.excluded === null).length, parameters }),
         }),
       );
     } else if (req.url?.endsWith('/runs')) {
