@@ -11,16 +11,10 @@
 // passed with -I; the orchestrator keeps -I for its stress pass, so its repetition tasks are timed too.
 // Needs: npm run build, gradle-plugin/build/libs/stress-gate-gradle-plugin.jar, gradle and java on PATH.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DEFAULT_STRESS_PARAMETERS } from '../verdict-api/dist/contract.js';
-import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
-// The server's own pricing and guards, so the fake answers as the real verdict would.
-import { price } from '../verdict-api/dist/candidates/pricing.js';
-import { guards } from '../verdict-api/dist/guard/guards.js';
-
+// The fake verdict API prices and guards with the server's own functions.
+import { startFakeVerdict } from './bench-fake-verdict.js';
 import { check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
 const NEW_SUITE = 'com.bench.NewTest';
@@ -101,62 +95,6 @@ function readTimings(file: string): TaskTiming[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A fake verdict API naming the NewTest methods as new, priced by the server's own curve.
-
-type Posted = { module: string; suite: string; name: string; durationMs: number };
-
-async function startFakeVerdict(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    res.setHeader('content-type', 'application/json');
-    if (req.url?.endsWith('/verdict')) {
-      const posted = body['testCases'] as Posted[];
-      const candidates = posted
-        .filter((p) => p.suite === NEW_SUITE)
-        .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))
-        .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
-      res.end(
-        JSON.stringify({
-          projectId: 'bench-project',
-          entitled: true,
-          defaultBranch: 'main',
-          parameters: DEFAULT_STRESS_PARAMETERS,
-          inventory: posted.length - candidates.length,
-          posted: posted.length,
-          candidates,
-          guards: guards({
-            defaultBranch: 'main',
-            inventory: posted.length - candidates.length,
-            newCount: candidates.length,
-            stressable: candidates.filter((c) => c.excluded === null).length,
-            parameters: DEFAULT_STRESS_PARAMETERS,
-          }),
-        }),
-      );
-    } else if (req.url?.endsWith('/runs')) {
-      const n = Array.isArray(body['testCases']) ? (body['testCases'] as unknown[]).length : 0;
-      res.end(JSON.stringify({ runId: body['runId'], shard: { index: 0, total: 1 }, testCases: n, newTestCases: 0, duplicate: false }));
-    } else {
-      res.statusCode = 201;
-      res.end('{}');
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 
 interface GateJson {
   outcome: string;
@@ -180,7 +118,7 @@ async function main(): Promise<void> {
   const reportFile = join(work, 'report.json');
   writeProject(project);
   writeTimingInit(timingInit, timingsFile);
-  const fake = await startFakeVerdict();
+  const fake = await startFakeVerdict((p) => p.suite === NEW_SUITE);
   const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: fake.url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 'bench-token', STRESS_GATE_PLUGIN_JAR: JAR };
   for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITLAB_CI', 'GITHUB_STEP_SUMMARY']) delete env[k];
   const gradle = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => run('gradle', args, { cwd: project, env: { ...env, ...extraEnv } });
