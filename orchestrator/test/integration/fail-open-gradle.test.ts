@@ -81,9 +81,18 @@ describe('faults through real Gradle', () => {
     const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8'));
     expect(code).toBe(1);
     const exits = report.candidates.find((c: { name: string }) => c.name === 'exits');
-    expect(exits).toMatchObject({ outcome: 'failed', crashed: 10, failures: 10 });
-    expect(exits.recorded[2]).toEqual({ repetition: 3, status: 'failure', durationMs: 0, crashed: true });
-    expect(out.join('')).toContain('FaultTest.exits    10 repetitions, 10 failed (its JVM died 10 times)');
+    // The direct executor's runner logs "started" inside the JVM before the test runs, so every
+    // death is seen. Under the Gradle executor the daemon hears "started" from the worker over a
+    // socket, and a worker that exits at once can die before that message leaves it: such a
+    // repetition is absent (never passed), and the line says "N of 10 repetitions".
+    const died = exits.recorded.length;
+    if (executor === 'direct') expect(died).toBe(10);
+    else expect(died).toBeGreaterThanOrEqual(5);
+    expect(exits).toMatchObject({ outcome: 'failed', crashed: died, failures: died, expected: 10 });
+    expect(exits.recorded.every((r: { status: string; crashed?: boolean }) => r.status === 'failure' && r.crashed)).toBe(true);
+    expect(exits.recorded[2]).toMatchObject({ status: 'failure', durationMs: 0, crashed: true });
+    const ran = died === 10 ? '10 repetitions' : `${died} of 10 repetitions`;
+    expect(out.join('')).toContain(`FaultTest.exits    ${ran}, ${died} failed (its JVM died ${died} times)`);
     expect(report).toMatchObject({ outcome: 'failed', blocked: true });
   }, 180_000);
 
