@@ -60,14 +60,22 @@ export interface Bench {
   api: RunningServer;
   project: Project;
   token: string;
+  /** The clickhouse-server of a server bench (null when embedded): stop it and start it again on the same port and data. */
+  chServer: { stop(): Promise<void>; start(): Promise<void> } | null;
   close(): Promise<void>;
 }
 
+export interface BenchOptions {
+  /** Wraps the API's engine (to time its statements); bulk SQL and setup go around it. */
+  wrap?: (engine: ClickHouseEngine) => ClickHouseEngine;
+}
+
 /** A fresh engine (chDB in a temp dir, or a clickhouse-server of its own), migrated, served on a loopback port, with one entitled project. */
-export async function openBench(kind: EngineKind): Promise<Bench> {
+export async function openBench(kind: EngineKind, options: BenchOptions = {}): Promise<Bench> {
   const cleanups: (() => Promise<void> | void)[] = [];
   let engine: ClickHouseEngine;
   let bulk: ClickHouseEngine;
+  let chServer: Bench['chServer'] = null;
   if (kind === 'embedded') {
     const dir = mkdtempSync(join(tmpdir(), 'stress-gate-bench-chdb-'));
     mkdirSync(dir, { recursive: true });
@@ -76,26 +84,35 @@ export async function openBench(kind: EngineKind): Promise<Bench> {
     cleanups.push(() => engine.close(), () => rmSync(dir, { recursive: true, force: true }));
   } else {
     // Debian's clickhouse-server 18.16 on loopback, from a temp folder (the integration tests' launcher).
-    const server = await startClickHouseServer();
+    let server = await startClickHouseServer();
+    const first = server;
     engine = openServerEngine({ url: server.url });
     bulk = openServerEngine({ url: server.url, requestTimeoutMs: 30 * 60_000 });
+    chServer = {
+      stop: () => server.stop(),
+      start: async () => {
+        server = await startClickHouseServer({ port: first.port, dir: first.dir });
+      },
+    };
     cleanups.push(
       () => engine.close(),
       () => bulk.close(),
       () => server.stop(),
-      () => removeServerDir(server),
+      () => removeServerDir(first),
     );
   }
-  const db = database(engine, DB_NAME);
+  const setup = database(engine, DB_NAME);
+  const db = options.wrap ? database(options.wrap(engine), DB_NAME) : setup;
   const api = await startServer(db, silentLogger(), '127.0.0.1', 0); // applies the migrations
   cleanups.unshift(() => api.close());
-  const account = await createAccount(db, 'bench-account', true);
-  const project = await createProject(db, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });
-  const { token } = await createToken(db, project.projectId);
+  const account = await createAccount(setup, 'bench-account', true);
+  const project = await createProject(setup, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });
+  const { token } = await createToken(setup, project.projectId);
   return {
     kind,
-    db,
+    db: setup,
     bulk,
+    chServer,
     api,
     project,
     token,

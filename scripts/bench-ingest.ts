@@ -125,7 +125,7 @@ function timed(db: Database, stages: Map<string, number[]>): Database {
     ping: () => e.ping(),
     close: () => e.close(),
   };
-  return { engine, name: db.name, t: db.t };
+  return { engine, name: db.name, t: db.t, cache: db.cache };
 }
 
 async function profile(b: Bench): Promise<void> {

@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher } from './alerts/webhook-dispatcher.js';
 import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
+import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
 import type { Database } from './storage/database.js';
@@ -20,11 +21,13 @@ export async function startServer(db: Database, log: Logger, host: string, port:
   await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
   const notifier = createWebhookDispatcher({ db, log });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
+  const verdictLog = batchedVerdictLog(db, log);
   const app = createApp({
     db,
     log,
     ready,
     notifier,
+    verdictLog,
     clock: systemClock,
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -40,6 +43,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
           await sweeper.stop();
           await new Promise<void>((done) => server.close(() => done()));
           await notifier.drain();
+          await verdictLog.close().catch((error: unknown) => log.error({ err: error }, 'verdict log: pending telemetry rows not written at shutdown'));
         },
       });
     });

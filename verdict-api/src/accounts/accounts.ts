@@ -39,11 +39,14 @@ async function writeAccount(db: Database, a: Account): Promise<void> {
   ]);
 }
 
+/** An account (read through the authentication cache: storage/read-cache.ts). */
 export async function getAccount(db: Database, accountId: string): Promise<Account | null> {
-  const rows = await db.engine.query<{ account_id: string; name: string; stress_gate_entitled: unknown }>(
-    sql`SELECT account_id, name, stress_gate_entitled FROM ${db.t('accounts')} FINAL WHERE account_id = ${uuid(accountId)}`,
-  );
-  const r = rows[0];
-  return r ? { accountId: r.account_id, name: r.name, stressGateEntitled: num(r.stress_gate_entitled) === 1 } : null;
+  return (await db.cache.auth.get(`account ${accountId}`, async () => {
+    const rows = await db.engine.query<{ account_id: string; name: string; stress_gate_entitled: unknown }>(
+      sql`SELECT account_id, name, stress_gate_entitled FROM ${db.t('accounts')} FINAL WHERE account_id = ${uuid(accountId)}`,
+    );
+    const r = rows[0];
+    return r ? { accountId: r.account_id, name: r.name, stressGateEntitled: num(r.stress_gate_entitled) === 1 } : null;
+  })) as Account | null;
 }
 

@@ -26,11 +26,14 @@ export async function createAdminCredential(db: Database, accountId: string, nam
 
 /** The account and credential id of a (non-revoked) admin credential, or null. */
 export async function adminGrant(db: Database, credential: string): Promise<{ accountId: string; credentialId: string } | null> {
-  const rows = await db.engine.query<{ account: string; id: string; revoked: unknown }>(
-    sql`SELECT toString(account_id) AS account, toString(credential_id) AS id, revoked FROM ${db.t('admin_credentials')} FINAL WHERE credential_hash = ${hashToken(credential)}`,
-  );
-  const r = rows[0];
-  return r && num(r.revoked) === 0 ? { accountId: r.account, credentialId: r.id } : null;
+  const hash = hashToken(credential);
+  return (await db.cache.auth.get(`admin ${hash}`, async () => {
+    const rows = await db.engine.query<{ account: string; id: string; revoked: unknown }>(
+      sql`SELECT toString(account_id) AS account, toString(credential_id) AS id, revoked FROM ${db.t('admin_credentials')} FINAL WHERE credential_hash = ${hash}`,
+    );
+    const r = rows[0];
+    return r && num(r.revoked) === 0 ? { accountId: r.account, credentialId: r.id } : null;
+  })) as { accountId: string; credentialId: string } | null;
 }
 
 /** The account's admin credentials, newest first. */

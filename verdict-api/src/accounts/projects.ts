@@ -76,14 +76,20 @@ interface ProjectRow {
   stress_bulk_change_floor: unknown;
 }
 
+/** A project by id (read through the authentication cache: storage/read-cache.ts). */
 export async function getProject(db: Database, projectId: string): Promise<Project | null> {
-  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE project_id = ${uuid(projectId)}`);
-  return rows[0] ? toProject(rows[0]) : null;
+  return (await db.cache.auth.get(`project ${projectId}`, async () => {
+    const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE project_id = ${uuid(projectId)}`);
+    return rows[0] ? toProject(rows[0]) : null;
+  })) as Project | null;
 }
 
+/** A project by handle (read through the authentication cache). */
 export async function getProjectByHandle(db: Database, handle: string): Promise<Project | null> {
-  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE handle = ${handle}`);
-  return rows[0] ? toProject(rows[0]) : null;
+  return (await db.cache.auth.get(`handle ${handle}`, async () => {
+    const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE handle = ${handle}`);
+    return rows[0] ? toProject(rows[0]) : null;
+  })) as Project | null;
 }
 
 /** Every project (the sweep walks them). */

@@ -1,6 +1,7 @@
 // Per-project API tokens (CI tokens): only the SHA-256 of a token is stored; the plain text is
 // shown once. Tokens are named, listed (never shown again) and revoked; every request reads the
-// token's current row, so a revoked token is refused at once (nothing caches grants).
+// token's current row (kept for at most a second, and dropped at once when this process writes
+// any token: storage/read-cache.ts), so a revoked token is refused on its next request.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { VerdictApiError } from '../errors/errors.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
@@ -59,11 +60,15 @@ export async function projectIdForToken(db: Database, token: string): Promise<st
 
 /** The project and token id of a (non-revoked) token, or null. */
 export async function tokenGrant(db: Database, token: string): Promise<{ projectId: string; tokenId: string } | null> {
-  const rows = await db.engine.query<{ project_id: string; token_id: string; revoked: unknown }>(
-    sql`SELECT project_id, toString(token_id) AS token_id, revoked FROM ${db.t('api_tokens')} FINAL WHERE token_hash = ${hashToken(token)}`,
-  );
-  const r = rows[0];
-  return r && num(r.revoked) === 0 ? { projectId: r.project_id, tokenId: r.token_id } : null;
+  const hash = hashToken(token);
+  // Kept for a moment (storage/read-cache.ts); any token write of this process drops it at once.
+  return (await db.cache.auth.get(`token ${hash}`, async () => {
+    const rows = await db.engine.query<{ project_id: string; token_id: string; revoked: unknown }>(
+      sql`SELECT project_id, toString(token_id) AS token_id, revoked FROM ${db.t('api_tokens')} FINAL WHERE token_hash = ${hash}`,
+    );
+    const r = rows[0];
+    return r && num(r.revoked) === 0 ? { projectId: r.project_id, tokenId: r.token_id } : null;
+  })) as { projectId: string; tokenId: string } | null;
 }
 
 /** The SHA-256 (hex) a token, credential or session secret is stored as. */

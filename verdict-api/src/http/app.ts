@@ -1,6 +1,7 @@
 // The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
 // served on a real port by server.ts.
-import { Hono } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
@@ -12,7 +13,7 @@ import { BadRequestError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { onRunIngested } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
-import { recordVerdictLog } from '../telemetry/verdict-log.js';
+import { directVerdictLog, type VerdictLog } from '../telemetry/verdict-log.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { Logger } from '../log/logger.js';
 import { runPage } from '../run-page/run-page.js';
@@ -26,10 +27,11 @@ import { tokenRoutes } from './token-routes.js';
 import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import type { AppEnv } from './app-env.js';
+import { Admission } from './admission.js';
 import { authenticate } from './auth.js';
 import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
-import { jsonBody } from './json-body.js';
+import { fastJsonBody, jsonBody } from './json-body.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
@@ -49,17 +51,26 @@ export interface AppDeps {
   operatorToken?: string;
   /** The dashboard's public base URL, for Origin checks behind a proxy. */
   publicUrl?: string;
+  /** Where verdicts' telemetry rows go. Default: written before each verdict is answered (server.ts batches them). */
+  verdictLog?: VerdictLog;
+  /** Verdicts worked on at once; more wait their turn (admission.ts). Default VERDICT_CONCURRENCY. */
+  verdictConcurrency?: number;
   /** Serve the dashboard pages (default true). */
   dashboard?: boolean;
 }
 
 type Env = AppEnv;
 
+/** Verdicts worked on at once by default: enough to overlap ClickHouse with parsing, few enough to keep the event loop's queue short. */
+export const VERDICT_CONCURRENCY = 12;
+
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
   const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
+  const verdictLog = deps.verdictLog ?? directVerdictLog(db);
+  const verdicts = new Admission(deps.verdictConcurrency ?? VERDICT_CONCURRENCY);
   const app = new Hono<Env>();
 
   app.use(requestId());
@@ -84,13 +95,22 @@ export function createApp(deps: AppDeps): Hono<Env> {
     }
   });
 
+  /** The body of a verdict or an upload (up to 100,000 test cases), read the fast way on a port. */
+  const bigBody = (c: Context<Env>) => fastJsonBody(c.req.raw, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming, maxBodyBytes, true);
+
   const api = new Hono<Env>();
-  api.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413),
-    }),
-  );
+  const tooLarge = (c: Context<Env>) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413);
+  const streamedLimit = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
+  api.use(async (c, next) => {
+    // A declared length is checked on the header alone, leaving the body untouched for
+    // fastJsonBody (hono's bodyLimit would open it as a web stream first); a streamed body is
+    // counted by bodyLimit as it arrives.
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number.parseInt(declared, 10) > maxBodyBytes ? tooLarge(c) : next();
+    }
+    return streamedLimit(c, next);
+  });
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
     c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken));
@@ -120,7 +140,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
-    const run = parseRunUpload(await jsonBody(c.req.raw, true));
+    const run = parseRunUpload(await bigBody(c));
     const { project } = c.get('principal');
     const now = clock();
     const result = await ingestRun(db, project, run, now);
@@ -138,16 +158,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
-    const gate = parseGateUpload(await jsonBody(c.req.raw, true));
+    const gate = parseGateUpload(await bigBody(c));
     return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
   });
-  api.post('/:project/verdict', async (c) => {
-    const request = parseVerdictRequest(await jsonBody(c.req.raw, true));
-    const { project, account } = c.get('principal');
-    const answer = await verdict(db, project, account, request);
-    await recordVerdictLog(db, answer, { runId: request.runId, mode: request.mode }, clock());
-    return c.json(answer);
-  });
+  api.post('/:project/verdict', (c) =>
+    verdicts.run(async () => {
+      const request = parseVerdictRequest(await bigBody(c));
+      const { project, account } = c.get('principal');
+      const answer = await verdict(db, project, account, request);
+      await verdictLog.record(answer, { runId: request.runId, mode: request.mode }, clock());
+      return c.json(answer);
+    }),
+  );
 
   quarantineRoutes(api, domain, clock);
   webhookRoutes(api, db, clock);

@@ -2,7 +2,8 @@
 // credential (`sga_…`), or the operator credential from the server's environment. A CI token
 // opens exactly one project; an admin credential the projects of its account; the operator any.
 // For any other handle, known or not, the answer is the same 403, so nothing says which projects
-// exist. Nothing here is cached: a revoked token is refused on its next request.
+// exist. Grants are read through a cache of at most a second that any write of this process to
+// those tables empties (storage/read-cache.ts): a token revoked here is refused on its next request.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Account, getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';

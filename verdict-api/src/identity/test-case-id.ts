@@ -18,13 +18,38 @@ export interface Identity {
  * joined with NUL, which no part can contain unnoticed, so ("a", "b.c") and ("a.b", "c") differ.
  */
 export function testCaseId(projectId: string, identity: Identity): string {
-  const key = [projectId, identity.module, identity.suite, identity.name].map((p) => `${p.length}:${p}`).join('\u0000');
+  const { module, suite, name } = identity;
+  // A suite's identities are posted again by every run: remembering them spares a SHA-1 each
+  // (the verdict's largest cost after parsing). Nested by part, so a lookup hashes the parts as
+  // they arrived rather than building a key. Pure, so forgetting them all at once is safe.
+  let names = remembered.get(projectId)?.get(module)?.get(suite);
+  const known = names?.get(name);
+  if (known !== undefined) return known;
+  const key = [projectId, module, suite, name].map((p) => `${p.length}:${p}`).join('\u0000');
   const hash = createHash('sha1').update(NAMESPACE_BYTES).update(key, 'utf8').digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  if (rememberedCount >= REMEMBERED_IDS) {
+    remembered.clear();
+    rememberedCount = 0;
+    names = undefined;
+  }
+  if (!names) {
+    const modules = remembered.get(projectId) ?? remembered.set(projectId, new Map()).get(projectId)!;
+    const suites = modules.get(module) ?? modules.set(module, new Map()).get(module)!;
+    names = suites.get(suite) ?? suites.set(suite, new Map()).get(suite)!;
+  }
+  names.set(name, id);
+  rememberedCount++;
+  return id;
 }
+
+/** Identities whose id is remembered (some tens of MB at most). */
+const REMEMBERED_IDS = 200_000;
+const remembered = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+let rememberedCount = 0;
 
 /** Orders identities by (module, suite, name), code point by code point, as the cap requires. */
 export function compareIdentities(a: Identity, b: Identity): number {

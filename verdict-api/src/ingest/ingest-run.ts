@@ -38,6 +38,10 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
     return { runId: run.runId, shard, testCases: num(existing[0].test_case_count), newTestCases: num(existing[0].new_test_case_count), duplicate: true };
   }
   rejectDuplicates(run.testCases, 'testCases');
+  // An earlier attempt that stopped half way (the client was never told it succeeded) left some
+  // chunks behind: they are not written twice, and their is_new badges stand, although their own
+  // presence rows would now make them look old.
+  const prior = await priorAttempt(db, projectId, run.runId, shard.index);
 
   const ranAt = run.startedAt ? new Date(run.startedAt) : now;
   const ranAtText = formatDateTime(ranAt);
@@ -50,13 +54,14 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
   for (let start = 0; start < run.testCases.length; start += INGEST_CHUNK) {
     const chunk = run.testCases.slice(start, start + INGEST_CHUNK);
     const ids = chunk.map((t) => testCaseId(projectId, t));
-    const badges = newBadges(db, project, ids, ranAt);
+    const fresh = prior.badges.size === 0 ? ids : ids.filter((id) => !prior.badges.has(id));
+    const badges = fresh.length === 0 ? Promise.resolve([]) : newBadges(db, project, fresh, ranAt);
     // Encoded while ClickHouse answers the badge query: the two overlap on separate cores.
     written.add(
       db.engine.insert(
         db.t('test_case_run_repetitions'),
         chunk.flatMap((t, i) =>
-          t.repetitions.map((r) => ({
+          (prior.repeated.has(ids[i]!) ? [] : t.repetitions).map((r) => ({
             project_id: projectId,
             run_id: run.runId,
             shard_index: shard.index,
@@ -70,33 +75,36 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
         ),
       ),
     );
-    const isNew = await badges;
+    const freshBadges = await badges;
+    const isNew = fresh === ids ? freshBadges : badgesInOrder(ids, prior.badges, fresh, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
+    const unwritten = prior.badges.size === 0 ? null : new Set(fresh);
     // Fields are written out rather than spread from a shared object: V8 builds spread-then-
     // extended literals on a slow path, 0.6 s per 50,000 rows (scripts/bench-ingest.ts).
     // test_cases and test_case_branch_presence are filled from these rows by the materialized
     // views of migration 0010, inside ClickHouse.
-    written.add(
-      db.engine.insert(
-        db.t('test_case_runs'),
-        chunk.map((t, i) => ({
-          project_id: projectId,
-          run_id: run.runId,
-          shard_index: shard.index,
-          test_case_id: ids[i],
-          module: t.module,
-          suite: t.suite,
-          name: t.name,
-          status: t.status,
-          duration_ms: t.durationMs,
-          muted: t.muted ? 1 : 0,
-          is_new: isNew[i] ? 1 : 0,
-          git_branch: run.branch,
-          is_ci: isCi,
-          ran_at: ranAtText,
-        })),
-      ),
-    );
+    const rows: Record<string, unknown>[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      if (unwritten && !unwritten.has(ids[i]!)) continue;
+      const t = chunk[i]!;
+      rows.push({
+        project_id: projectId,
+        run_id: run.runId,
+        shard_index: shard.index,
+        test_case_id: ids[i],
+        module: t.module,
+        suite: t.suite,
+        name: t.name,
+        status: t.status,
+        duration_ms: t.durationMs,
+        muted: t.muted ? 1 : 0,
+        is_new: isNew[i] ? 1 : 0,
+        git_branch: run.branch,
+        is_ci: isCi,
+        ran_at: ranAtText,
+      });
+    }
+    written.add(db.engine.insert(db.t('test_case_runs'), rows));
     await written.atMost(4);
   }
   await written.atMost(0);
@@ -118,6 +126,28 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
     },
   ]);
   return { runId: run.runId, shard, testCases: run.testCases.length, newTestCases, duplicate: false };
+}
+
+/** What an earlier, unfinished attempt at this shard wrote: its badges, and which ids have their repetitions stored. */
+async function priorAttempt(db: Database, projectId: string, runId: string, shardIndex: number): Promise<{ badges: Map<string, boolean>; repeated: Set<string> }> {
+  const scope = sql`project_id = ${uuid(projectId)} AND run_id = ${runId} AND shard_index = ${shardIndex}`;
+  const rows = await db.engine.query<{ id: string; is_new: unknown; kind: unknown }>(sql`
+    SELECT toString(test_case_id) AS id, max(is_new) AS is_new, toUInt8(1) AS kind FROM ${db.t('test_case_runs')} WHERE ${scope} GROUP BY test_case_id
+    UNION ALL
+    SELECT toString(test_case_id) AS id, toUInt8(0) AS is_new, toUInt8(2) AS kind FROM ${db.t('test_case_run_repetitions')} WHERE ${scope} GROUP BY test_case_id`);
+  const badges = new Map<string, boolean>();
+  const repeated = new Set<string>();
+  for (const r of rows) {
+    if (num(r.kind) === 1) badges.set(r.id, num(r.is_new) === 1);
+    else repeated.add(r.id);
+  }
+  return { badges, repeated };
+}
+
+/** The badges of `ids` in order: an earlier attempt's where it wrote one, else the fresh ones (in `fresh` order). */
+function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolean>, fresh: readonly string[], freshBadges: readonly boolean[]): boolean[] {
+  const computed = new Map(fresh.map((id, i) => [id, freshBadges[i]!]));
+  return ids.map((id) => prior.get(id) ?? computed.get(id)!);
 }
 
 /** The badge: not seen in CI on the default branch in the trailing window; nothing is new without a default branch. */

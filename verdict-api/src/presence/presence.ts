@@ -1,7 +1,10 @@
 // Reads of test_case_branch_presence: "has this identity run in CI on this branch", ever or
-// within a window. The verdict reads it with no window; the ingestion badge with 90 days.
+// within a window. The verdict reads it with no window (knownIds: through the process's cache of
+// known ids, with concurrent verdicts' lookups of one scope merged into one query); the ingestion
+// badge with 90 days (presentIds, uncached).
 import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
+import { scopeKey } from '../storage/read-cache.js';
 
 /** Ids per string literal: one literal per 5,000 ids keeps the split linear on both engines. */
 export const IDS_PER_LITERAL = 5_000;
@@ -38,10 +41,96 @@ export async function presentIds(db: Database, scope: PresenceScope, ids: readon
   return new Set(rows.map((r) => r.id));
 }
 
-/** How many distinct identities have ever run in the scope: the project's inventory. */
+/** How many distinct identities have ever run in the scope: the project's inventory (cached a few seconds when not 0). */
 export async function inventorySize(db: Database, scope: PresenceScope): Promise<number> {
-  const rows = await db.engine.query<{ n: unknown }>(sql`
-    SELECT uniqExact(test_case_id) AS n FROM ${db.t('test_case_branch_presence')}
-    WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`);
-  return num(rows[0]?.n ?? 0);
+  return db.cache.inventory.get(
+    scopeKey(scope.projectId, scope.branch, scope.isCi),
+    async () => {
+      const rows = await db.engine.query<{ n: unknown }>(sql`
+        SELECT uniqExact(test_case_id) AS n FROM ${db.t('test_case_branch_presence')}
+        WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`);
+      return num(rows[0]?.n ?? 0);
+    },
+    (n) => n > 0,
+  );
+}
+
+/** Ids per merged lookup: beyond it a new query starts, so one query never grows without end. */
+export const MAX_IDS_PER_LOOKUP = 20_000;
+/** Merged lookups in flight at once per database. */
+const LOOKUPS_IN_FLIGHT = 2;
+
+interface Lookup {
+  scope: PresenceScope;
+  key: string;
+  ids: Set<string>;
+  done: Promise<Set<string>>;
+  resolve(found: Set<string>): void;
+  reject(error: unknown): void;
+}
+
+/** Merges the lookups of concurrent verdicts: while queries run, the next ones gather. */
+class LookupQueue {
+  private readonly waiting: Lookup[] = [];
+  private running = 0;
+
+  constructor(private readonly db: Database) {}
+
+  find(scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
+    const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
+    let lookup = this.waiting.find((l) => l.key === key && l.ids.size + ids.length <= MAX_IDS_PER_LOOKUP);
+    if (!lookup) {
+      let resolve!: (found: Set<string>) => void;
+      let reject!: (error: unknown) => void;
+      const done = new Promise<Set<string>>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      lookup = { scope, key, ids: new Set(), done, resolve, reject };
+      this.waiting.push(lookup);
+    }
+    for (const id of ids) lookup.ids.add(id);
+    this.pump();
+    return lookup.done;
+  }
+
+  private pump(): void {
+    while (this.running < LOOKUPS_IN_FLIGHT && this.waiting.length > 0) {
+      const lookup = this.waiting.shift()!;
+      this.running++;
+      presentIds(this.db, lookup.scope, [...lookup.ids])
+        .then((found) => {
+          this.db.cache.known.add(lookup.key, found);
+          lookup.resolve(found);
+        }, lookup.reject)
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
+    }
+  }
+}
+
+const queues = new WeakMap<Database, LookupQueue>();
+
+/**
+ * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
+ * knows to be present need no query (presence is never deleted); the rest are asked of ClickHouse,
+ * merged with the lookups of concurrent requests. The answer is exact either way.
+ */
+export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
+  const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
+  const known = new Set<string>();
+  const ask: string[] = [];
+  const cached = db.cache.known.of(key);
+  for (const id of ids) {
+    if (cached?.has(id)) known.add(id);
+    else ask.push(id);
+  }
+  if (ask.length === 0) return known;
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = new LookupQueue(db)));
+  const found = await queue.find(scope, ask);
+  for (const id of ask) if (found.has(id)) known.add(id);
+  return known;
 }

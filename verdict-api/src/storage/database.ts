@@ -1,6 +1,7 @@
 // One ClickHouse database of the service: an engine and the name every table is qualified with.
 import { ident, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
+import { ReadCache, scopeKey } from './read-cache.js';
 
 export type TableName =
   | 'accounts'
@@ -33,11 +34,68 @@ export interface Database {
   readonly engine: ClickHouseEngine;
   readonly name: string;
   t(table: TableName): Sql;
+  /** Reads kept in this process (read-cache.ts); kept true by the engine this object wraps. */
+  readonly cache: ReadCache;
 }
 
+/** Tables whose rows decide who a caller is. */
+const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'admin_credentials']);
+
+/**
+ * The database `name` on `engine`. Its engine is wrapped so that the read cache follows every
+ * write this process makes: a write to an authentication table drops the cached grants, a test
+ * case run adds its identity to the cached presence of its scope, and any other statement
+ * (DDL, a mutation, INSERT … SELECT) empties the cache.
+ */
 export function database(engine: ClickHouseEngine, name: string): Database {
   const db = ident(name);
-  return { engine, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`) };
+  const cache = new ReadCache();
+  const prefix = `${db.text}.`;
+  const tableOf = (table: Sql): string | null => (table.text.startsWith(prefix) ? table.text.slice(prefix.length).replaceAll('`', '') : null);
+  const tracked: ClickHouseEngine = {
+    get kind() {
+      return engine.kind;
+    },
+    async command(statement) {
+      try {
+        await engine.command(statement);
+      } finally {
+        cache.clear();
+      }
+    },
+    query: (statement) => engine.query(statement),
+    async insert(table, rows) {
+      const name = tableOf(table);
+      if (name !== null && AUTH_TABLES.has(name)) cache.auth.clear();
+      let written = false;
+      try {
+        await engine.insert(table, rows);
+        written = true;
+      } finally {
+        if (name !== null && AUTH_TABLES.has(name)) cache.auth.clear();
+        // Only rows ClickHouse acknowledged become known; a failed insert just loses the hint.
+        if (name === 'test_case_runs') notePresence(cache, rows, written);
+        else if (name === 'test_case_branch_presence') cache.clear();
+      }
+    },
+    ping: () => engine.ping(),
+    close: () => engine.close(),
+  };
+  return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache };
+}
+
+/** Test case runs that ran (not skipped) are presence (migration 0010): known in their scope. */
+function notePresence(cache: ReadCache, rows: readonly Record<string, unknown>[], written: boolean): void {
+  const byScope = new Map<string, string[]>();
+  for (const r of rows) {
+    if (r['status'] === 'skipped') continue;
+    const key = scopeKey(String(r['project_id']), String(r['git_branch']), Number(r['is_ci']));
+    (byScope.get(key) ?? byScope.set(key, []).get(key)!).push(String(r['test_case_id']));
+  }
+  for (const [key, ids] of byScope) {
+    cache.inventory.delete(key);
+    if (written) cache.known.addIfCached(key, ids);
+  }
 }
 
 /** ClickHouse 18.16 prints 64-bit integers as JSON strings; newer engines as numbers. */

@@ -7,7 +7,7 @@ import { type Candidate, type VerdictRequest, type VerdictResponse } from '../co
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
 import { compareIdentities, testCaseId } from '../identity/test-case-id.js';
-import { inventorySize, presentIds } from '../presence/presence.js';
+import { inventorySize, knownIds } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 
@@ -15,12 +15,13 @@ type Posted = VerdictRequest['testCases'][number];
 
 export async function verdict(db: Database, project: Project, account: Account, request: { testCases: Posted[] }): Promise<VerdictResponse> {
   const posted = request.testCases;
-  rejectDuplicates(posted, 'testCases');
   const ids = posted.map((t) => testCaseId(project.projectId, t));
+  // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
+  if (new Set(ids).size !== ids.length) rejectDuplicates(posted, 'testCases');
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
   const [known, inventory] = scope
-    ? await Promise.all([presentIds(db, scope, ids), inventorySize(db, scope)])
+    ? await Promise.all([knownIds(db, scope, ids), inventorySize(db, scope)])
     : [new Set<string>(), 0];
 
   const candidates: Candidate[] = posted

@@ -14,6 +14,7 @@ import { database } from '../../src/storage/database.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { createAccount, getAccount } from '../../src/accounts/accounts.js';
 import { serverUrl } from '../support/engines.js';
+import { AUTH_TTL_MS } from '../../src/storage/read-cache.js';
 
 const BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
 const run = promisify(execFile);
@@ -51,6 +52,8 @@ describe('verdict-api commands against a clickhouse-server', () => {
       }).then((r) => r.json())) as { entitled: boolean; projectId: string; requestId?: string };
     expect(await verdict()).toMatchObject({ entitled: false, projectId: project.projectId });
     await admin('entitle', '--account', account.accountId);
+    // Another process wrote it: the server trusts its authentication reads for AUTH_TTL_MS.
+    await new Promise((r) => setTimeout(r, AUTH_TTL_MS + 50));
     expect((await verdict()).entitled).toBe(true);
     const ready = await fetch(`${url}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', engine: 'server' });

@@ -1,0 +1,283 @@
+// The verdict API under load, on a loopback port, on embedded chDB and on clickhouse-server 18.16,
+// with test_case_branch_presence holding --rows rows (default 10,000,000 over 1,000 projects):
+//   1. uploads alone: one client posting runs of --upload-cases test cases back to back
+//      (--solo seconds): the unloaded upload throughput;
+//   2. the load: --clients closed-loop clients each posting verdicts of --identities identities
+//      (--new of them never seen, default 10, as a merge request adding tests; the rest known)
+//      while the upload client keeps posting, for --seconds.
+// Prints verdicts/s, latency p50/p99/max, errors, uploads and their cases/s beside the unloaded
+// figure, then where the API's time went (ClickHouse statements by kind, event-loop use).
+// Targets on 2 cores: >= 250 verdicts/s, p99 < 250 ms, 0 errors, uploads >= half unloaded.
+// The clients run in a worker thread, so the API's event loop is its own.
+//   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
+//     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--cpu-profile FILE]
+// --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
+// and prints its heaviest functions.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
+import type { Sql } from '../verdict-api/dist/sql/bind.js';
+import { fillPresence, IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, openBench, parseOptions, summarize } from './bench-common.js';
+
+interface Plan {
+  url: string;
+  handle: string;
+  token: string;
+  clients: number;
+  seconds: number;
+  solo: number;
+  verdictBodies: string[];
+  expectedNew: number;
+  uploadCases: number;
+}
+
+interface PhaseResult {
+  seconds: number;
+  verdicts: number[];
+  verdictErrors: Record<string, number>;
+  uploads: number;
+  uploadErrors: Record<string, number>;
+  uploadLatencies: number[];
+  wrongAnswers: number;
+}
+
+const TARGET_RATE = 250;
+const TARGET_P99 = 250;
+
+// ---------------------------------------------------------------------------------------------
+// The clients (worker thread).
+
+function uploadBody(k: number, cases: number): string {
+  const testCases = [];
+  for (let i = 0; i < cases; i++) {
+    const id = i % 2 === 0 ? knownIdentity((k * cases + i) % IDENTITIES_PER_PROJECT) : newIdentity(1_000_000 + k * cases + i);
+    testCases.push({ ...id, status: i % 97 === 5 ? 'failure' : 'success', durationMs: ((i * 7919) % 12_000) + 0.5 });
+  }
+  return JSON.stringify({ runId: `load-${process.pid}-${k}`, branch: 'feature/load', commit: 'c0ffee', isCi: true, status: 'success', durationMs: 60_000, testCases });
+}
+
+async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResult }> {
+  const headers = { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json' };
+  const base = `${plan.url}/api/v1/projects/${plan.handle}`;
+  let uploadSeq = 0;
+  const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
+
+  async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {
+    const result: PhaseResult = { seconds, verdicts: [], verdictErrors: {}, uploads: 0, uploadErrors: {}, uploadLatencies: [], wrongAnswers: 0 };
+    const end = performance.now() + seconds * 1000;
+    const verdictLoop = async (c: number) => {
+      for (let k = c; performance.now() < end; k += verdictClients) {
+        const t = performance.now();
+        try {
+          const res = await fetch(`${base}/verdict`, { method: 'POST', headers, body: plan.verdictBodies[k % plan.verdictBodies.length] });
+          const text = await res.text();
+          if (res.status !== 200) count(result.verdictErrors, `HTTP ${res.status}`);
+          else {
+            result.verdicts.push(performance.now() - t);
+            // Every answer is checked, so speed never comes from a wrong or empty verdict.
+            if ((JSON.parse(text) as { candidates: unknown[] }).candidates.length !== plan.expectedNew) result.wrongAnswers++;
+          }
+        } catch (error) {
+          count(result.verdictErrors, (error as Error).message);
+        }
+      }
+    };
+    const uploadLoop = async () => {
+      while (performance.now() < end) {
+        const body = uploadBody(uploadSeq++, plan.uploadCases); // built outside the timed section
+        const t = performance.now();
+        try {
+          const res = await fetch(`${base}/runs`, { method: 'POST', headers, body });
+          await res.text();
+          if (res.status !== 201) count(result.uploadErrors, `HTTP ${res.status}`);
+          else {
+            result.uploads++;
+            result.uploadLatencies.push(performance.now() - t);
+          }
+        } catch (error) {
+          count(result.uploadErrors, (error as Error).message);
+        }
+      }
+    };
+    await Promise.all([uploadLoop(), ...Array.from({ length: verdictClients }, (_, c) => verdictLoop(c))]);
+    return result;
+  }
+
+  const solo = await phase(plan.solo, 0);
+  parentPort?.postMessage({ phase: 'load' });
+  const load = await phase(plan.seconds, plan.clients);
+  return { solo, load };
+}
+
+if (!isMainThread) {
+  clients(workerData as Plan).then(
+    (r) => parentPort!.postMessage(r),
+    (error: unknown) => parentPort!.postMessage({ error: String((error as Error).stack ?? error) }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API (main thread).
+
+/** Times the API's statements by what they are for. */
+function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => ClickHouseEngine {
+  const kindOf = (text: string): string => {
+    if (/api_tokens|admin_credentials/.test(text)) return 'auth: token';
+    if (/\.`?projects`?\b/.test(text)) return 'auth: project';
+    if (/\.`?accounts`?\b/.test(text)) return 'auth: account';
+    if (/uniqExact/.test(text)) return 'verdict: inventory';
+    if (/test_case_branch_presence/.test(text)) return /ran_at >=/.test(text) ? 'upload: is_new badges' : 'verdict: present ids';
+    if (/test_runs/.test(text)) return 'upload: retry check';
+    return 'other query';
+  };
+  return (e) => {
+    const add = (name: string, t: number) => (stages.get(name) ?? stages.set(name, []).get(name)!).push(performance.now() - t);
+    return {
+      kind: e.kind,
+      command: (s: Sql) => e.command(s),
+      async query<Row>(s: Sql) {
+        const t = performance.now();
+        try {
+          return await e.query<Row>(s);
+        } finally {
+          add(kindOf(s.text), t);
+        }
+      },
+      async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
+        const t = performance.now();
+        try {
+          await e.insert(table, rows);
+        } finally {
+          add(`insert ${table.text.split('.').pop()!.replaceAll('`', '')}`, t);
+        }
+      },
+      ping: () => e.ping(),
+      close: () => e.close(),
+    };
+  };
+}
+
+/** Request k: `fresh` identities no run ever had (never cached: each is asked of ClickHouse), the rest known ones from a window rotating over the project's 10,000. */
+function verdictBody(identities: number, fresh: number, k: number): string {
+  const known = Math.min(identities - fresh, IDENTITIES_PER_PROJECT);
+  const testCases = [];
+  for (let j = 0; j < known; j++) testCases.push({ ...knownIdentity((k * known + j) % IDENTITIES_PER_PROJECT), durationMs: ((j * 7919) % 40_000) + 3 });
+  for (let j = 0; j < identities - known; j++) testCases.push({ ...newIdentity(k * identities + j), durationMs: ((j * 104_729) % 40_000) + 3 });
+  return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in a CPU profile, as printable lines. */
+function heaviest(p: CpuProfile, n: number): string[] {
+  const byId = new Map(p.nodes.map((x) => [x.id, x]));
+  const self = new Map<string, number>();
+  p.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([key, us]) => `${ms(us / 1000).padStart(10)} ${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
+}
+
+const perSecond = (n: number, seconds: number) => (n / seconds).toFixed(1);
+const errors = (e: Record<string, number>) => (Object.keys(e).length === 0 ? '0 errors' : `ERRORS ${JSON.stringify(e)}`);
+
+async function main(): Promise<void> {
+  const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
+  const seconds = intFlag(flags, 'seconds', 60);
+  const clientsN = intFlag(flags, 'clients', 50);
+  const identities = intFlag(flags, 'identities', 1_000);
+  const fresh = intFlag(flags, 'new', 10);
+  if (fresh > identities) throw new Error('--new must not exceed --identities');
+  const uploadCases = intFlag(flags, 'upload-cases', 1_000);
+  const solo = intFlag(flags, 'solo', 10);
+  const profileFile = flags.get('cpu-profile');
+  const profile = profileFile ? new Session() : null;
+  profile?.connect();
+  log(`load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows`);
+  for (const kind of engines) {
+    const stages = new Map<string, number[]>();
+    const b = await openBench(kind, { wrap: profiler(stages) });
+    try {
+      const fill = await fillPresence(b, rows);
+      log(`${kind}: presence filled in ${(fill.total / 1000).toFixed(1)} s`);
+      const plan: Plan = {
+        url: b.api.url,
+        handle: b.project.handle,
+        token: b.token,
+        clients: clientsN,
+        seconds,
+        solo,
+        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k)),
+        expectedNew: identities - Math.min(identities - fresh, IDENTITIES_PER_PROJECT),
+        uploadCases,
+      };
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: plan });
+      let loadStarted = 0;
+      let elu0 = performance.eventLoopUtilization();
+      const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
+        worker.on('message', (m: { phase?: string }) => {
+          if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
+          // Only the load phase is profiled.
+          stages.clear();
+          elu0 = performance.eventLoopUtilization();
+          loadStarted = performance.now();
+          if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
+        });
+        worker.once('error', reject);
+      });
+      const elu = performance.eventLoopUtilization(elu0);
+      const cpu = profile ? ((await profile.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
+      await worker.terminate();
+      if ('error' in result) throw new Error(result.error);
+      const { solo: s, load: l } = result;
+      const soloRate = (s.uploads * uploadCases) / s.seconds;
+      const loadRate = (l.uploads * uploadCases) / l.seconds;
+      const lat = summarize(l.verdicts.length ? l.verdicts : [Number.NaN]);
+      const rate = l.verdicts.length / l.seconds;
+      log(`  uploads alone:  ${s.uploads} uploads in ${s.seconds} s = ${Math.round(soloRate).toLocaleString('en-US')} cases/s, ${errors(s.uploadErrors)}`);
+      log(
+        `  under load:     ${perSecond(l.verdicts.length, l.seconds)} verdicts/s, p50 ${ms(lat.p50)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}, ${errors(l.verdictErrors)}` +
+          (l.wrongAnswers ? `, ${l.wrongAnswers} WRONG ANSWERS` : ''),
+      );
+      log(
+        `                  uploads ${l.uploads} = ${Math.round(loadRate).toLocaleString('en-US')} cases/s (${((100 * loadRate) / Math.max(1, soloRate)).toFixed(0)}% of alone), ${errors(l.uploadErrors)}`,
+      );
+      const met = rate >= TARGET_RATE && lat.p99 < TARGET_P99 && l.verdicts.length > 0 && !Object.keys(l.verdictErrors).length && !Object.keys(l.uploadErrors).length && !l.wrongAnswers && loadRate >= soloRate / 2;
+      log(`  target >= ${TARGET_RATE} verdicts/s, p99 < ${TARGET_P99} ms, 0 errors, uploads >= 50% of alone: ${met ? 'MET' : 'MISSED'}`);
+      const wall = loadStarted ? performance.now() - loadStarted : seconds * 1000;
+      log(`  where the API's time went under load (event loop busy ${(100 * elu.utilization).toFixed(0)}%):`);
+      const lines = [...stages.entries()].map(([name, t]) => ({ name, n: t.length, total: t.reduce((a, x) => a + x, 0), s: summarize(t) })).sort((a, b) => b.total - a.total);
+      for (const x of lines) {
+        log(`    ${x.name.padEnd(34)} ${String(x.n).padStart(6)} calls  mean ${ms(x.s.mean).padStart(9)}  p99 ${ms(x.s.p99).padStart(9)}  ${((100 * x.total) / wall).toFixed(0).padStart(4)}% of wall (overlapping)`);
+      }
+      if (cpu) {
+        const file = `${profileFile}.${kind}.cpuprofile`;
+        writeFileSync(file, JSON.stringify(cpu));
+        log(`  the API thread's CPU profile (${file}), heaviest functions by self time:`);
+        for (const line of heaviest(cpu, 15)) log(`    ${line}`);
+      }
+    } finally {
+      await b.close();
+    }
+  }
+}
+
+if (isMainThread) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

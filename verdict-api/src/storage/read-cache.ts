@@ -1,0 +1,147 @@
+// What the hot requests would otherwise read from ClickHouse on every call, kept in this process:
+// - grants and rows of authentication (token, admin credential, project, account) for at most
+//   AUTH_TTL_MS, and dropped at once when this process writes any of those tables (a token revoked
+//   through this server is refused on its next request; one revoked by another process sharing a
+//   clickhouse-server within AUTH_TTL_MS);
+// - the identities known to have run in a presence scope. Presence only grows (no row is ever
+//   deleted), so "known" never turns false: a cached "known" is exact forever, and only the ids not
+//   known yet are asked of ClickHouse. Bounded by KNOWN_IDS_LIMIT ids; the oldest scopes are
+//   dropped first and every drop is counted, so the bound shows when it bites;
+// - a scope's inventory size (never 0, which can change at any moment) for INVENTORY_TTL_MS, and
+//   dropped when this process writes presence in that scope.
+// Every DDL or mutation through the engine empties all of it (database.ts).
+
+/** How long an authentication read is trusted. */
+export const AUTH_TTL_MS = 1_000;
+/** How long a scope's inventory size is trusted (it only grows; guards read it as a ratio). */
+export const INVENTORY_TTL_MS = 5_000;
+/** Known identities kept, over all scopes. */
+export const KNOWN_IDS_LIMIT = 2_000_000;
+
+/** A map whose entries expire; concurrent misses of one key share one load. */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; until: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The cached value, or `load()`'s; `keep` says whether a loaded value may be cached. */
+  async get(key: string, load: () => Promise<V>, keep: (v: V) => boolean = () => true): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > this.now()) return hit.value;
+    const inFlight = this.loading.get(key);
+    if (inFlight) return inFlight;
+    const generation = this.generation;
+    const promise = load().then(
+      (value) => {
+        this.loading.delete(key);
+        // A write that cleared the cache while this read ran may have changed the answer.
+        if (generation === this.generation && keep(value)) {
+          if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+          this.entries.set(key, { value, until: this.now() + this.ttlMs });
+        }
+        return value;
+      },
+      (error: unknown) => {
+        this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+    this.loading.delete(key);
+    this.generation++;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.loading.clear();
+    this.generation++;
+  }
+}
+
+/** Identities known to have run, per presence scope (a string key), oldest scope dropped first. */
+export class KnownIds {
+  private readonly scopes = new Map<string, Set<string>>();
+  private size = 0;
+  /** Ids dropped to stay under the limit, since start. */
+  evicted = 0;
+
+  constructor(private readonly limit = KNOWN_IDS_LIMIT) {}
+
+  has(scope: string, id: string): boolean {
+    return this.scopes.get(scope)?.has(id) ?? false;
+  }
+
+  /** The scope's known ids, read-only (one map lookup for a whole request). */
+  of(scope: string): ReadonlySet<string> | undefined {
+    return this.scopes.get(scope);
+  }
+
+  add(scope: string, ids: Iterable<string>): void {
+    let set = this.scopes.get(scope);
+    if (set) {
+      // Most recently used last.
+      this.scopes.delete(scope);
+      this.scopes.set(scope, set);
+    } else this.scopes.set(scope, (set = new Set()));
+    for (const id of ids) {
+      if (set.has(id)) continue;
+      set.add(id);
+      this.size++;
+    }
+    while (this.size > this.limit && this.scopes.size > 0) {
+      const [oldest, ids] = this.scopes.entries().next().value as [string, Set<string>];
+      if (oldest === scope && this.scopes.size === 1) {
+        // One scope over the limit on its own: keep its newest half.
+        const keep = [...ids].slice(Math.floor(ids.size / 2));
+        this.evicted += ids.size - keep.length;
+        this.size -= ids.size - keep.length;
+        this.scopes.set(scope, new Set(keep));
+        break;
+      }
+      this.scopes.delete(oldest);
+      this.size -= ids.size;
+      this.evicted += ids.size;
+    }
+  }
+
+  /** Adds only to scopes already cached (a write nobody asked about yet needs no memory). */
+  addIfCached(scope: string, ids: Iterable<string>): void {
+    if (this.scopes.has(scope)) this.add(scope, ids);
+  }
+
+  get count(): number {
+    return this.size;
+  }
+
+  clear(): void {
+    this.scopes.clear();
+    this.size = 0;
+  }
+}
+
+/** The caches of one database. */
+export class ReadCache {
+  readonly auth = new TtlCache<unknown>(AUTH_TTL_MS);
+  readonly inventory = new TtlCache<number>(INVENTORY_TTL_MS);
+  readonly known = new KnownIds();
+
+  clear(): void {
+    this.auth.clear();
+    this.inventory.clear();
+    this.known.clear();
+  }
+}
+
+/** The cache key of a presence scope. */
+export const scopeKey = (projectId: string, branch: string, isCi: boolean | number): string => `${projectId}\u0000${branch}\u0000${isCi ? 1 : 0}`;
