@@ -97,7 +97,8 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
   for (const r of await findReportDirs(deps.projectDir)) {
     const module = modulePath(deps.projectDir, r.moduleDir);
     const task = mavenTask(module, r.plugin);
-    const { files } = await readTaskXml(r.dir, started);
+    // Only the per-class reports: Failsafe also writes failsafe-summary.xml there, which is not JUnit XML.
+    const files = (await readTaskXml(r.dir, started)).files.filter((f) => path.basename(f).startsWith('TEST-'));
     const cases: XmlTestCase[] = [];
     for (const file of files) {
       const parsed = await readJUnitXmlFile(file);
