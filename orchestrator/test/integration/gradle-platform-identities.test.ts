@@ -80,8 +80,19 @@ public class OldTest { @Test public void works() { assertTrue(true); } }
   };
 }
 
+/** Resolves the pinned jars into ~/.m2 with Maven, online, when any is missing (once per machine). */
+async function warmJars(): Promise<void> {
+  const missing = async () => (await Promise.all(JARS.map((j) => access(j).then(() => false, () => true)))).some(Boolean);
+  if (!(await missing())) return;
+  for (const artifact of ['org.junit.platform:junit-platform-runner:1.13.4', 'org.junit.jupiter:junit-jupiter-engine:5.13.4', 'org.junit.jupiter:junit-jupiter-params:5.13.4']) {
+    const r = await execa('mvn', ['-q', '-B', 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get', `-Dartifact=${artifact}`], { reject: false, stdin: 'ignore' });
+    if (r.exitCode !== 0) throw new Error(`resolving ${artifact} into ~/.m2 failed (mvn exit ${r.exitCode}):\n${String(r.stdout).slice(-2000)}`);
+  }
+  if (await missing()) throw new Error(`still missing from ~/.m2: ${JARS.join(', ')}`);
+}
+
 beforeAll(async () => {
-  for (const jar of JARS) await access(jar).catch(() => { throw new Error(`${jar} is missing from ~/.m2 (resolve org.junit.platform:junit-platform-runner:1.13.4 once, online)`); });
+  await warmJars();
   api = await startVerdictApi();
   dir = await writeTree(project(), 'stress-gate-platform44-');
   tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-platform44-tmp-'));
