@@ -7,6 +7,7 @@ import { readManifest, type Manifest } from '../gradle/manifest.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
+import { applyPlatformNames, readPlatformResults } from './platform-identities.js';
 import { readResults, type ReadResults } from './read-results.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
 import { assignIdentities, type TestCaseResult } from './test-case-result.js';
@@ -93,6 +94,11 @@ async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDep
   const manifest = read.ok ? read.manifest : null;
   const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
   const results = manifest ? await readResults(manifest.testTasks, started, log.byTask) : { tasks: [], errors: [], notes: [] };
+  // Tasks that ran the JUnit Platform with the stress gate's listener: identities named as under Maven.
+  const platform = await readPlatformResults(deps.setup.manifest, results.tasks.map((t) => t.task));
+  const named = applyPlatformNames(results.tasks, platform.byTask);
+  results.tasks = named.tasks;
+  results.notes.push(...platform.notes, ...named.notes);
   return summarizeFirstPass(run, started, { manifest, manifestProblem: read.ok ? null : read.error, results }, deps);
 }
 

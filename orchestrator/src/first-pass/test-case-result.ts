@@ -20,7 +20,8 @@ export interface TestCaseResult extends TestCaseIdentity {
 export interface TaskResults {
   task: string;
   module: string;
-  cases: XmlTestCase[];
+  /** `identityName`: the name the JUnit Platform gives a case whose XML name differs (a display name). */
+  cases: (XmlTestCase & { identityName?: string })[];
 }
 
 /** The key of an identity (module, suite, name), unambiguous for any strings. */
@@ -56,13 +57,14 @@ export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[
     const module = identityModule(t.task, t.module);
     const seenInTask = new Map<string, number>();
     for (const c of t.cases) {
-      const plain = identityKey({ module, suite: c.suite, name: c.name });
+      const base = c.identityName ?? c.name;
+      const plain = identityKey({ module, suite: c.suite, name: base });
       let n = seen.get(plain) ?? 0;
       let name: string;
       // A real test may already be called "x [#2]": skip suffixes that are taken.
       do {
         n++;
-        name = n === 1 ? c.name : `${c.name} [#${n}]`;
+        name = n === 1 ? base : `${base} [#${n}]`;
       } while (used.has(identityKey({ module, suite: c.suite, name })));
       seen.set(plain, n);
       used.add(identityKey({ module, suite: c.suite, name }));

@@ -9,6 +9,9 @@ import { PluginMissingError } from '../errors.js';
 // Both ship inside this package (copied there by `make plugin` and by `npm pack`'s prepack).
 const PLUGIN_JAR = path.join('gradle-plugin', 'stress-gate-gradle-plugin.jar');
 const INIT_TEMPLATE = path.join('gradle-plugin', 'stress-gate.init.gradle');
+// The JUnit Platform listener (the Maven side's jar): the plugin puts it into Test tasks that run
+// the platform, so that their identities are named as under Maven (first-pass/platform-identities.ts).
+const PLATFORM_LISTENER_JAR = path.join('junit-platform-runner', 'target', 'stress-gate-junit-platform-runner.jar');
 
 /** This npm package's root, found from this module (dist/gradle/ or src/gradle/). */
 export function packageRoot(): string {
@@ -33,8 +36,24 @@ export interface GradleSetup {
   manifest: string;
   /** The plugin jar, which also carries the direct executor's runner. */
   pluginJar?: string;
-  /** `-I <init> -PstressGate.manifest=<manifest>`: appended to every Gradle invocation. */
+  /** `-I <init> -PstressGate.manifest=<manifest>` (+ the platform listener): appended to every Gradle invocation. */
   baseArgs: string[];
+}
+
+/**
+ * The JUnit Platform listener jar: STRESS_GATE_JUNIT_RUNNER_JAR (which must exist), else the
+ * package's own copy when present. Absent, Gradle runs as before: platform tests keep XML names.
+ */
+export async function platformListenerJar(env: NodeJS.ProcessEnv, root = packageRoot()): Promise<string | null> {
+  const explicit = env['STRESS_GATE_JUNIT_RUNNER_JAR'];
+  const jar = explicit ? path.resolve(explicit) : path.join(root, PLATFORM_LISTENER_JAR);
+  try {
+    await access(jar, constants.R_OK);
+    return jar;
+  } catch {
+    if (explicit) throw new PluginMissingError(`STRESS_GATE_JUNIT_RUNNER_JAR: ${jar} does not exist or cannot be read`);
+    return null;
+  }
 }
 
 /** Fills the init-script template with the plugin jar's path (STRESS_GATE_PLUGIN_JAR overrides). */
@@ -57,5 +76,7 @@ export async function prepareGradle(env: NodeJS.ProcessEnv, root = packageRoot()
   const quoted = jar.replaceAll('\\', '\\\\').replaceAll("'", "\\'");
   await writeFile(initScript, template.replaceAll('@PLUGIN_JAR@', quoted));
   const manifest = path.join(workDir, 'manifest.json');
-  return { workDir, initScript, manifest, pluginJar: jar, baseArgs: ['-I', initScript, `-PstressGate.manifest=${manifest}`] };
+  const listener = await platformListenerJar(env, root);
+  const baseArgs = ['-I', initScript, `-PstressGate.manifest=${manifest}`, ...(listener ? [`-PstressGate.junitPlatformListener=${listener}`] : [])];
+  return { workDir, initScript, manifest, pluginJar: jar, baseArgs };
 }

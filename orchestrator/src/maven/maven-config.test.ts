@@ -42,7 +42,7 @@ describe('the first pass arguments', () => {
       { module: ':app', suite: 'com.x.ATest', name: 'plain' },
       { module: ':app', suite: 'com.x.ATest$Inner', name: 'nested' },
       { module: ':app', suite: 'com.x.ATest', name: 'adds(int)[2]' },
-    ])).toEqual(['com.x.ATest#plain', 'com.x.ATest#nested']);
+    ])).toEqual(['com.x.ATest#plain', 'com.x.ATest$Inner#nested']);
   });
 });
 

@@ -60,11 +60,13 @@ export function firstPassArgs(userArgs: readonly string[], setup: MavenSetup, ex
 
 /**
  * Pure: Surefire exclude patterns (`Class#method`) for skipped tests that are whole methods.
- * One invocation of a parameterised method cannot be excluded by a pattern: it runs, and its
- * result is treated as skipped.
+ * A `@Nested` test keeps its own class (`Outer$Inner#method`): the JUnit Platform provider
+ * matches a method against the class that declares it, and the outer class's pattern would miss
+ * it (and exclude a method of the same name in the outer class). One invocation of a
+ * parameterised method cannot be excluded by a pattern: it runs, and its result is treated as skipped.
  */
 export function excludePatterns(skipped: readonly TestCaseIdentity[]): string[] {
-  return skipped.filter((s) => /^[\p{L}\p{N}_$]+$/u.test(s.name)).map((s) => `${s.suite.replace(/\$.*$/, '')}#${s.name}`);
+  return skipped.filter((s) => /^[\p{L}\p{N}_$]+$/u.test(s.name)).map((s) => `${s.suite}#${s.name}`);
 }
 
 /** Runs the first pass and reads its results. */
@@ -95,7 +97,8 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
   for (const r of await findReportDirs(deps.projectDir)) {
     const module = modulePath(deps.projectDir, r.moduleDir);
     const task = mavenTask(module, r.plugin);
-    const { files } = await readTaskXml(r.dir, started);
+    // Only the per-class reports: Failsafe also writes failsafe-summary.xml there, which is not JUnit XML.
+    const files = (await readTaskXml(r.dir, started)).files.filter((f) => path.basename(f).startsWith('TEST-'));
     const cases: XmlTestCase[] = [];
     for (const file of files) {
       const parsed = await readJUnitXmlFile(file);

@@ -13,7 +13,7 @@ import org.gradle.api.initialization.Settings;
 import org.gradle.api.invocation.Gradle;
 import org.gradle.api.tasks.testing.Test;
 
-/** Wires the orchestrator's two -P properties into the build once every project is evaluated. */
+/** Wires the orchestrator's -P properties into the build once every project is evaluated. */
 public final class StressGateBuild {
 
     /** Path of the manifest to write; also turns on the per-test results log. */
@@ -30,6 +30,7 @@ public final class StressGateBuild {
         final String manifestPath = blankToNull(props.get(MANIFEST_PROPERTY));
         final String planPath = blankToNull(props.get(PLAN_PROPERTY));
         final String skipPath = blankToNull(props.get(QuarantineSkips.PROPERTY));
+        final String listenerPath = blankToNull(props.get(PlatformIdentities.PROPERTY));
         if (manifestPath == null && planPath == null) {
             OrchestratorHint.register(settings, extension); // plain `gradle test`: a hint at most
             return;
@@ -43,6 +44,10 @@ public final class StressGateBuild {
                     File manifest = new File(manifestPath).getAbsoluteFile();
                     Manifest.write(manifest, gradle, extension, tests);
                     recorder = ResultsRecorder.start(resultsLogFor(manifest));
+                    if (listenerPath != null) {
+                        // Before the fork specs: see PlatformIdentities.recordOnExecution.
+                        PlatformIdentities.recordOnExecution(tests, new File(listenerPath).getAbsoluteFile(), platformDirFor(manifest));
+                    }
                     ForkSpecs.exportOnExecution(tests, forkSpecsDirFor(manifest));
                     for (Test test : tests) {
                         test.addTestListener(recorder.forTask(test.getPath()));
@@ -76,6 +81,13 @@ public final class StressGateBuild {
         String name = manifest.getName();
         String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
         return new File(manifest.getParentFile(), base + ".forks");
+    }
+
+    /** {@code /x/manifest.json} → {@code /x/manifest.platform/}: JUnit Platform logs, a folder per task. */
+    static File platformDirFor(File manifest) {
+        String name = manifest.getName();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return new File(manifest.getParentFile(), base + ".platform");
     }
 
     /** Every Test task of every project, sorted by path. */
