@@ -4,6 +4,7 @@ import { createWebhookDispatcher } from './alerts/webhook-dispatcher.js';
 import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
+import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
 import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
 import type { Database } from './storage/database.js';
@@ -22,6 +23,13 @@ export async function startServer(db: Database, log: Logger, host: string, port:
   const notifier = createWebhookDispatcher({ db, log });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
   const verdictLog = batchedVerdictLog(db, log);
+  let evictionLogged = 0;
+  db.cache.known.onEvict = (dropped, total) => {
+    // At most one line a minute: a cache too small for the fleet is worth knowing, not flooding.
+    if (Date.now() - evictionLogged < 60_000) return;
+    evictionLogged = Date.now();
+    log.warn({ dropped, total, limit: KNOWN_IDS_LIMIT }, 'known-id cache full: least recently used projects dropped (their verdicts query ClickHouse again)');
+  };
   const app = createApp({
     db,
     log,

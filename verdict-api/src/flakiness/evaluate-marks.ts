@@ -8,7 +8,7 @@ import { DAY_MS } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { autoQuarantine } from '../quarantine/auto-quarantine.js';
 import { commitKey, type FlakyEvidence, flakyEvidence } from './flaky-evidence.js';
-import { type FlakyMark, marksOf, stamp, writeMark } from './flaky-marks.js';
+import { type FlakyMark, marksOf, stamp, writeMarks } from './flaky-marks.js';
 
 /** The evidence window: the cooldown, and at least one day. */
 export const windowDays = (project: Project): number => Math.max(project.flakyPolicy.cooldownDays, 1);
@@ -34,6 +34,8 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   const names = await identitiesOf(deps.db, project.projectId, [...byId.keys()].filter((id) => !current.has(id)));
 
   const newlyMarked: (FlakyMark & { reason: string })[] = [];
+  const writes: { mark: FlakyMark; changed: boolean }[] = [];
+  const announce: (() => void)[] = [];
   for (const [id, all] of byId) {
     const mark = current.get(id);
     // A cleared mark keeps the evidence that led to it: only newer evidence can mark again.
@@ -42,7 +44,7 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
     const lastFlakyAt = fresh.reduce((max, e) => (e.at > max ? e.at : max), '');
     if (mark?.marked) {
       if (lastFlakyAt > mark.lastFlakyAt) {
-        await writeMark(deps.db, { ...mark, lastFlakyAt }, false);
+        writes.push({ mark: { ...mark, lastFlakyAt }, changed: false });
         outcome.refreshed.push(id);
       }
       continue;
@@ -61,20 +63,25 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
       changedAt: stamp(now),
       lastFlakyAt,
     };
-    await writeMark(deps.db, next, true);
+    writes.push({ mark: next, changed: true });
     newlyMarked.push(next);
     outcome.marked.push(id);
-    deps.log.info({ project: project.handle, testCaseId: id, reason: next.reason }, 'marked flaky');
-    deps.notifier.notify({
-      type: 'test.marked_flaky',
-      projectId: project.projectId,
-      project: project.handle,
-      testCase: { testCaseId: id, module: next.module, suite: next.suite, name: next.name },
-      reason: next.reason,
-      occurredAt: now.toISOString(),
-      detail: { flakyRuns: fresh.length, distinctCommits: commits.size, threshold: policy.autoMarkThreshold, windowDays: days, lastFlakyAt },
+    // Announced once the marks are stored.
+    announce.push(() => {
+      deps.log.info({ project: project.handle, testCaseId: id, reason: next.reason }, 'marked flaky');
+      deps.notifier.notify({
+        type: 'test.marked_flaky',
+        projectId: project.projectId,
+        project: project.handle,
+        testCase: { testCaseId: id, module: next.module, suite: next.suite, name: next.name },
+        reason: next.reason,
+        occurredAt: now.toISOString(),
+        detail: { flakyRuns: fresh.length, distinctCommits: commits.size, threshold: policy.autoMarkThreshold, windowDays: days, lastFlakyAt },
+      });
     });
   }
+  if (writes.length > 0) await writeMarks(deps.db, writes);
+  for (const a of announce) a();
   outcome.quarantined = await autoQuarantine(deps, project, newlyMarked, now);
   return outcome;
 }

@@ -55,8 +55,14 @@ export async function allMarked(db: Database): Promise<FlakyMark[]> {
 
 /** Writes a mark; `changed` also appends the change to the history. */
 export async function writeMark(db: Database, mark: FlakyMark, changed: boolean): Promise<void> {
-  await db.engine.insert(db.t('flaky_marks'), [
-    {
+  await writeMarks(db, [{ mark, changed }]);
+}
+
+/** Writes many marks in one insert per table (an upload can reveal thousands at once). */
+export async function writeMarks(db: Database, writes: readonly { mark: FlakyMark; changed: boolean }[]): Promise<void> {
+  await db.engine.insert(
+    db.t('flaky_marks'),
+    writes.map(({ mark }) => ({
       project_id: mark.projectId,
       test_case_id: mark.testCaseId,
       module: mark.module,
@@ -67,12 +73,14 @@ export async function writeMark(db: Database, mark: FlakyMark, changed: boolean)
       changed_at: mark.changedAt,
       last_flaky_at: mark.lastFlakyAt,
       version: nextVersion(),
-    },
-  ]);
-  if (!changed) return;
-  await db.engine.insert(db.t('flaky_mark_history'), [
-    { project_id: mark.projectId, test_case_id: mark.testCaseId, marked: mark.marked ? 1 : 0, reason: mark.reason, changed_at: mark.changedAt, seq: nextVersion() },
-  ]);
+    })),
+  );
+  await db.engine.insert(
+    db.t('flaky_mark_history'),
+    writes
+      .filter((w) => w.changed)
+      .map(({ mark }) => ({ project_id: mark.projectId, test_case_id: mark.testCaseId, marked: mark.marked ? 1 : 0, reason: mark.reason, changed_at: mark.changedAt, seq: nextVersion() })),
+  );
 }
 
 /** Every change of one test case's mark, oldest first. */

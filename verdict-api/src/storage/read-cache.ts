@@ -75,6 +75,8 @@ export class KnownIds {
   private size = 0;
   /** Ids dropped to stay under the limit, since start. */
   evicted = 0;
+  /** Told of every drop (server.ts logs it): the bound shows when it bites. */
+  onEvict: ((dropped: number, total: number) => void) | null = null;
 
   constructor(private readonly limit = KNOWN_IDS_LIMIT) {}
 
@@ -99,6 +101,7 @@ export class KnownIds {
       set.add(id);
       this.size++;
     }
+    const before = this.evicted;
     while (this.size > this.limit && this.scopes.size > 0) {
       const [oldest, ids] = this.scopes.entries().next().value as [string, Set<string>];
       if (oldest === scope && this.scopes.size === 1) {
@@ -113,6 +116,7 @@ export class KnownIds {
       this.size -= ids.size;
       this.evicted += ids.size;
     }
+    if (this.evicted > before) this.onEvict?.(this.evicted - before, this.evicted);
   }
 
   /** Adds only to scopes already cached (a write nobody asked about yet needs no memory). */

@@ -1,0 +1,112 @@
+import { describe, expect, it } from '@jest/globals';
+import { Admission } from '../http/admission.js';
+import { KnownIds, TtlCache } from './read-cache.js';
+
+describe('TtlCache', () => {
+  it('serves a value until it expires, and shares one load between concurrent misses', async () => {
+    let now = 0;
+    let loads = 0;
+    const cache = new TtlCache<number>(1_000, 10, () => now);
+    const load = async () => {
+      loads++;
+      await new Promise((r) => setTimeout(r, 5));
+      return loads;
+    };
+    expect(await Promise.all([cache.get('k', load), cache.get('k', load)])).toEqual([1, 1]);
+    now = 999;
+    expect(await cache.get('k', load)).toBe(1);
+    now = 1_000;
+    expect(await cache.get('k', load)).toBe(2);
+    expect(loads).toBe(2);
+  });
+
+  it('does not keep what `keep` refuses, nor a value read while a write cleared the cache', async () => {
+    const cache = new TtlCache<number>(60_000);
+    let n = 0;
+    expect(await cache.get('zero', async () => 0, (v) => v > 0)).toBe(0);
+    expect(await cache.get('zero', async () => 7, (v) => v > 0)).toBe(7);
+    // A load that started before clear() must not be cached: the write may have changed it.
+    let release!: () => void;
+    const slow = cache.get('k', async () => {
+      await new Promise<void>((r) => (release = r));
+      return ++n;
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    cache.clear();
+    release();
+    expect(await slow).toBe(1);
+    expect(await cache.get('k', async () => ++n)).toBe(2);
+  });
+
+  it('rethrows a failed load and caches nothing for it', async () => {
+    const cache = new TtlCache<number>(60_000);
+    await expect(cache.get('k', async () => Promise.reject(new Error('ClickHouse away')))).rejects.toThrow('ClickHouse away');
+    expect(await cache.get('k', async () => 3)).toBe(3);
+  });
+
+  it('holds at most maxEntries, dropping the oldest', async () => {
+    const cache = new TtlCache<string>(60_000, 2);
+    for (const k of ['a', 'b', 'c']) await cache.get(k, async () => k);
+    let reloaded = false;
+    await cache.get('a', async () => ((reloaded = true), 'a'));
+    expect(reloaded).toBe(true);
+  });
+});
+
+describe('KnownIds', () => {
+  it('knows what was added per scope, and adds to uncached scopes only when asked to', () => {
+    const known = new KnownIds(100);
+    known.add('s1', ['a', 'b']);
+    known.addIfCached('s1', ['c']);
+    known.addIfCached('s2', ['x']);
+    expect([known.has('s1', 'a'), known.has('s1', 'c'), known.has('s2', 'x'), known.has('s2', 'a')]).toEqual([true, true, false, false]);
+    expect(known.count).toBe(3);
+  });
+
+  it('drops the least recently used scopes past its limit and counts every id it dropped', () => {
+    const known = new KnownIds(5);
+    const told: number[][] = [];
+    known.onEvict = (dropped, total) => told.push([dropped, total]);
+    known.add('old', ['a', 'b', 'c']);
+    known.add('new', ['d', 'e']);
+    known.add('new', ['f']);
+    expect(known.has('old', 'a')).toBe(false);
+    expect(known.has('new', 'f')).toBe(true);
+    expect(known.evicted).toBe(3);
+    expect(known.count).toBe(3);
+    expect(told).toEqual([[3, 3]]);
+  });
+
+  it('halves one scope that outgrows the limit alone, keeping the newest ids', () => {
+    const known = new KnownIds(4);
+    known.add('only', ['1', '2', '3', '4', '5', '6']);
+    expect(known.count).toBe(3);
+    expect(known.evicted).toBe(3);
+    expect(['4', '5', '6'].every((id) => known.has('only', id))).toBe(true);
+  });
+});
+
+describe('Admission', () => {
+  it('runs at most `limit` at once, first come first served, and passes failures through', async () => {
+    const gate = new Admission(2);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const job = (i: number) =>
+      gate.run(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        order.push(i);
+        if (i === 3) throw new Error('boom');
+        return i;
+      });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map(job));
+    expect(peak).toBe(2);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(order.slice(0, 2).sort()).toEqual([0, 1]);
+    expect(gate.queued).toBe(0);
+    expect(() => new Admission(0)).toThrow('positive integer');
+  });
+});
