@@ -23,11 +23,11 @@ export function flags(argv: string[]): Map<string, string> {
   }
   return m;
 }
-/** An integer flag 0..100 (or BENCH_<NAME>). */
-export function intFlag(m: Map<string, string>, name: string, fallback: number): number {
+/** An integer flag 0..max (default 100; or BENCH_<NAME>). */
+export function intFlag(m: Map<string, string>, name: string, fallback: number, max = 100): number {
   const v = m.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
   const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 100) throw new Error(`--${name} must be an integer 0..100`);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`--${name} must be an integer 0..${max}`);
   return n;
 }
 

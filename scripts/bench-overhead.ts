@@ -79,8 +79,8 @@ async function startVerdictApi(dir: string): Promise<Api> {
 async function main(): Promise<void> {
   const f = flags(process.argv.slice(2));
   const rounds = intFlag(f, 'rounds', 7);
-  const classes = intFlag(f, 'classes', 3);
-  const methods = intFlag(f, 'methods', 4);
+  const classes = intFlag(f, 'classes', 3, 10_000);
+  const methods = intFlag(f, 'methods', 4, 10_000);
   if (!existsSync(JAR)) throw new Error(`${JAR} is missing: cd gradle-plugin && gradle --offline -q jar`);
   if (!existsSync(join(ROOT, 'orchestrator/dist/cli.js'))) throw new Error('orchestrator/dist is missing: npm run build');
 
