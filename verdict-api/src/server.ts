@@ -4,6 +4,7 @@ import { createWebhookDispatcher } from './alerts/webhook-dispatcher.js';
 import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
+import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
 import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
@@ -23,6 +24,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
   const notifier = createWebhookDispatcher({ db, log });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
   const verdictLog = batchedVerdictLog(db, log);
+  const afterIngest = queuedAfterIngest();
   let evictionLogged = 0;
   db.cache.known.onEvict = (dropped, total) => {
     // At most one line a minute: a cache too small for the fleet is worth knowing, not flooding.
@@ -36,6 +38,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     ready,
     notifier,
     verdictLog,
+    afterIngest,
     clock: systemClock,
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -50,6 +53,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
         close: async () => {
           await sweeper.stop();
           await new Promise<void>((done) => server.close(() => done()));
+          await afterIngest.drain();
           await notifier.drain();
           await verdictLog.close().catch((error: unknown) => log.error({ err: error }, 'verdict log: pending telemetry rows not written at shutdown'));
         },

@@ -8,19 +8,78 @@ import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { evaluateMarks, type MarkOutcome } from './evaluate-marks.js';
 import { commitConflicts } from './flaky-evidence.js';
 
+/** What an upload revealed, kept small enough to wait in a queue: the ids whose retries disagreed, and the run's commit. */
+export interface Revealed {
+  runId: string;
+  isCi: boolean;
+  commit: string;
+  retried: string[];
+}
+
+/** Pure: the upload's test cases whose own retries disagreed. */
+export function revealedBy(project: Project, run: ParsedRunUpload): Revealed {
+  const retried: string[] = [];
+  for (const t of run.testCases) {
+    if (t.repetitions.length < 2) continue;
+    const statuses = new Set(t.repetitions.map((r) => r.status));
+    if (statuses.size > 1) retried.push(testCaseId(project.projectId, t));
+  }
+  return { runId: run.runId, isCi: run.isCi, commit: run.commit, retried };
+}
+
 /** Marks (and alerts on) what this upload revealed; errors are logged, never fail the upload. */
-export async function onRunIngested(deps: DomainDeps, project: Project, run: ParsedRunUpload, now: Date): Promise<MarkOutcome | null> {
+export async function onRunIngested(deps: DomainDeps, project: Project, run: ParsedRunUpload | Revealed, now: Date): Promise<MarkOutcome | null> {
+  const revealed = 'testCases' in run ? revealedBy(project, run) : run;
   try {
-    const ids = new Set<string>();
-    for (const t of run.testCases) {
-      const statuses = new Set(t.repetitions.map((r) => r.status));
-      if (statuses.size > 1) ids.add(testCaseId(project.projectId, t));
-    }
-    if (run.isCi) for (const id of await commitConflicts(deps.db, project.projectId, run.commit)) ids.add(id);
+    const ids = new Set(revealed.retried);
+    if (revealed.isCi) for (const id of await commitConflicts(deps.db, project.projectId, revealed.commit)) ids.add(id);
     if (ids.size === 0) return null;
     return await evaluateMarks(deps, project, now, [...ids]);
   } catch (error) {
-    deps.log.warn({ err: error, project: project.handle, runId: run.runId }, 'flaky marks not evaluated at ingestion; the sweep will');
+    deps.log.warn({ err: error, project: project.handle, runId: revealed.runId }, 'flaky marks not evaluated at ingestion; the sweep will');
     return null;
   }
+}
+
+/** Runs the evaluation after an upload: at once (awaited) or queued behind the response. */
+export interface AfterIngest {
+  (deps: DomainDeps, project: Project, run: ParsedRunUpload, now: Date): Promise<void>;
+  /** Resolves when nothing is queued (shutdown). */
+  drain(): Promise<void>;
+}
+
+/** The upload waits for its evaluation (tests, tools): marks exist when the upload is answered. */
+export function inlineAfterIngest(): AfterIngest {
+  const run = async (deps: DomainDeps, project: Project, upload: ParsedRunUpload, now: Date) => void (await onRunIngested(deps, project, upload, now));
+  return Object.assign(run, { drain: async () => undefined });
+}
+
+/** Evaluations queued at most; beyond it one is skipped, logged, and left to the sweep. */
+export const EVALUATIONS_QUEUED = 64;
+
+/**
+ * The server's: an upload is answered once its rows are stored, and its flakiness evaluation
+ * (reads of the project's recent history, marks, alerts) runs after, one at a time. An upload of
+ * 50,000 cases with thousands of disagreeing retries is no longer held by it. Beyond
+ * EVALUATIONS_QUEUED waiting, an evaluation is skipped with a warning: the sweep catches it up.
+ */
+export function queuedAfterIngest(maxQueued = EVALUATIONS_QUEUED): AfterIngest {
+  let tail: Promise<void> = Promise.resolve();
+  let queued = 0;
+  const run = async (deps: DomainDeps, project: Project, upload: ParsedRunUpload, now: Date) => {
+    const revealed = revealedBy(project, upload);
+    if (queued >= maxQueued) {
+      deps.log.warn({ project: project.handle, runId: upload.runId, queued }, 'flaky-mark evaluation queue full: this upload is left to the sweep');
+      return;
+    }
+    queued++;
+    tail = tail.then(async () => {
+      try {
+        await onRunIngested(deps, project, revealed, now);
+      } finally {
+        queued--;
+      }
+    });
+  };
+  return Object.assign(run, { drain: () => tail });
 }

@@ -11,7 +11,7 @@ import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { BadRequestError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
-import { onRunIngested } from '../flakiness/on-run-ingested.js';
+import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
 import { directVerdictLog, type VerdictLog } from '../telemetry/verdict-log.js';
 import { ingestRun } from '../ingest/ingest-run.js';
@@ -53,6 +53,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** Where verdicts' telemetry rows go. Default: written before each verdict is answered (server.ts batches them). */
   verdictLog?: VerdictLog;
+  /** When an upload's flakiness evaluation runs. Default: before the upload is answered (server.ts queues it after). */
+  afterIngest?: AfterIngest;
   /** Verdicts worked on at once; more wait their turn (admission.ts). Default VERDICT_CONCURRENCY. */
   verdictConcurrency?: number;
   /** Serve the dashboard pages (default true). */
@@ -70,6 +72,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
   const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
+  const afterIngest = deps.afterIngest ?? inlineAfterIngest();
   const verdicts = new Admission(deps.verdictConcurrency ?? VERDICT_CONCURRENCY);
   const app = new Hono<Env>();
 
@@ -144,7 +147,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const { project } = c.get('principal');
     const now = clock();
     const result = await ingestRun(db, project, run, now);
-    if (!result.duplicate) await onRunIngested({ ...domain, log: c.get('log') }, project, run, now);
+    if (!result.duplicate) await afterIngest({ ...domain, log: c.get('log') }, project, run, now);
     return c.json(result, 201);
   });
   api.get('/:project/flaky-tests', async (c) => {
