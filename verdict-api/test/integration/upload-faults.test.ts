@@ -110,7 +110,8 @@ describe('the service under load while clickhouse-server stops for 10 s', () => 
     const history = Array.from({ length: 500 }, (_, i) => `known${i}`);
     expect((await fetch(`${base}/runs`, { method: 'POST', headers, body: JSON.stringify(run('history', history)) })).status).toBe(201);
 
-    type Seen = { at: number; status: number | string };
+    /** A request: when it was sent, when it was answered, and how. */
+    type Seen = { sent: number; at: number; status: number | string };
     const verdicts: Seen[] = [];
     const uploads: Seen[] = [];
     const acknowledged: string[] = [];
@@ -118,13 +119,14 @@ describe('the service under load while clickhouse-server stops for 10 s', () => 
     const verdictBody = JSON.stringify({ testCases: [...history.slice(0, 300), 'fresh-1', 'fresh-2'].map((name) => ({ module: ':app', suite: 'com.example.CheckoutTest', name, durationMs: 12 })) });
     const verdictClient = async () => {
       while (!stopping) {
+        const sent = Date.now();
         try {
           const res = await fetch(`${base}/verdict`, { method: 'POST', headers, body: verdictBody });
           const answer = (await res.json()) as { candidates?: unknown[] };
-          verdicts.push({ at: Date.now(), status: res.status });
+          verdicts.push({ sent, at: Date.now(), status: res.status });
           if (res.status === 200) expect(answer.candidates).toHaveLength(2);
         } catch (error) {
-          verdicts.push({ at: Date.now(), status: (error as Error).message });
+          verdicts.push({ sent, at: Date.now(), status: (error as Error).message });
         }
       }
     };
@@ -134,6 +136,7 @@ describe('the service under load while clickhouse-server stops for 10 s', () => 
         const runId = `load-${k}`;
         const body = JSON.stringify(run(runId, Array.from({ length: 2_000 }, (_, i) => `case-${k}-${i}`), { branch: 'feature/x' }));
         for (;;) {
+          const sent = Date.now();
           let status: number | string;
           try {
             const res = await fetch(`${base}/runs`, { method: 'POST', headers, body });
@@ -142,7 +145,7 @@ describe('the service under load while clickhouse-server stops for 10 s', () => 
           } catch (error) {
             status = (error as Error).message;
           }
-          uploads.push({ at: Date.now(), status });
+          uploads.push({ sent, at: Date.now(), status });
           if (status === 201) {
             acknowledged.push(runId);
             break;
@@ -167,9 +170,10 @@ describe('the service under load while clickhouse-server stops for 10 s', () => 
     await Promise.all(clients);
     await api.close();
 
-    // From a second after the stop (authentication reads are trusted that long) to the restart.
-    const during = verdicts.filter((v) => v.at > downAt + AUTH_TTL_MS && v.at < restartAt);
-    const after = verdicts.filter((v) => v.at > upAt + 3_000);
+    // Sent from a second after the stop (authentication reads are trusted that long) and
+    // answered before the restart began; after: sent 3 s after it was back.
+    const during = verdicts.filter((v) => v.sent > downAt + AUTH_TTL_MS && v.at < restartAt);
+    const after = verdicts.filter((v) => v.sent > upAt + 3_000);
     expect(during.length).toBeGreaterThan(0);
     expect(new Set(during.map((v) => v.status))).toEqual(new Set([503]));
     // Recovered without a restart of the service: the last seconds answer 200 only.

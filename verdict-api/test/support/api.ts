@@ -29,7 +29,9 @@ export function testApp(db: Database, options: { notifier?: Notifier; clock?: Cl
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+    // JSON answers are parsed; anything else (the run report's Markdown) comes back as { text }.
+    const json = res.headers.get('content-type')?.includes('application/json') ?? false;
+    return { status: res.status, body: text ? (json ? (JSON.parse(text) as Record<string, any>) : { text }) : null };
   };
   return { app, call };
 }
