@@ -64,6 +64,45 @@ describe('readResults', () => {
     expect(r.notes).toEqual([":app:test wrote no JUnit XML; its 2 result(s) come from the plugin's test listener."]);
   });
 
+  it('reads the log only when a task wrote no XML, and keeps file order while reading files side by side', async () => {
+    const dir = await tempDir();
+    const names = Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, '0')}`);
+    // Sizes differ so reads finish out of order; the cases still come in file-name order.
+    for (const [i, n] of names.entries()) await writeFile(path.join(dir, `TEST-${n}.xml`), `<testsuite name="S">${'<!-- pad -->'.repeat((30 - i) * 200)}<testcase name="${n}" classname="S"/></testsuite>`);
+    let reads = 0;
+    const lazyLog = async () => {
+      reads++;
+      return new Map([[':lib:test', [{ suite: 'L', name: 'logged', status: 'success' as const, durationMs: 1 }]]]);
+    };
+    const withXml = await readResults([{ path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: dir }], 0, lazyLog);
+    expect(reads).toBe(0);
+    expect(withXml.tasks[0]!.cases.map((c) => c.name)).toEqual(names);
+    const both = await readResults(
+      [
+        { path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: dir },
+        { path: ':lib:test', projectPath: ':lib', name: 'test', junitXmlDir: path.join(dir, 'none') },
+      ],
+      0,
+      lazyLog,
+    );
+    expect(reads).toBe(1);
+    expect(both.tasks.map((t) => [t.task, t.cases.length])).toEqual([
+      [':app:test', 30],
+      [':lib:test', 1],
+    ]);
+  });
+
+  it('reads a report with a UTF-8 byte order mark, small or streamed', async () => {
+    const dir = await tempDir();
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    await writeFile(path.join(dir, 'TEST-small.xml'), Buffer.concat([bom, Buffer.from(xml('smäll'))]));
+    const big = `<testsuite name="S"><system-out><![CDATA[${'x'.repeat(2 * 1024 * 1024)}]]></system-out><testcase name="big" classname="S"/></testsuite>`;
+    await writeFile(path.join(dir, 'TEST-zbig.xml'), Buffer.concat([bom, Buffer.from(big)]));
+    const r = await readResults([{ path: ':t', projectPath: ':', name: 't', junitXmlDir: dir }], 0);
+    expect(r.errors).toEqual([]);
+    expect(r.tasks[0]!.cases.map((c) => c.name)).toEqual(['smäll', 'big']);
+  });
+
   it('names the log as the plugin does', () => {
     expect(resultsLogPath('/x/manifest.json')).toBe('/x/manifest.results.jsonl');
   });

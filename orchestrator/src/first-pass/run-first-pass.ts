@@ -7,6 +7,7 @@ import { readManifest, type Manifest } from '../gradle/manifest.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { Logger } from '../log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
+import type { XmlTestCase } from './junit-xml.js';
 import { applyPlatformNames, readPlatformResults } from './platform-identities.js';
 import { readResults, type ReadResults } from './read-results.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
@@ -92,8 +93,11 @@ export function unreadFirstPass(run: GradleRun, started: number, problem: string
 async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDeps): Promise<FirstPass> {
   const read = await readManifest(deps.setup.manifest);
   const manifest = read.ok ? read.manifest : null;
-  const log = parseResultsLog(await readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => ''));
-  const results = manifest ? await readResults(manifest.testTasks, started, log.byTask) : { tasks: [], errors: [], notes: [] };
+  // The results log stands in only for a task that wrote no XML: read when one did not (a suite
+  // of 50,000 tests logs 100,000 lines, a few hundred milliseconds to parse for nothing).
+  let log: Promise<ReadonlyMap<string, XmlTestCase[]>> | undefined;
+  const logged = () => (log ??= readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => '').then((text) => parseResultsLog(text).byTask));
+  const results = manifest ? await readResults(manifest.testTasks, started, logged) : { tasks: [], errors: [], notes: [] };
   // Tasks that ran the JUnit Platform with the stress gate's listener: identities named as under Maven.
   const platform = await readPlatformResults(deps.setup.manifest, results.tasks.map((t) => t.task));
   const named = applyPlatformNames(results.tasks, platform.byTask);
@@ -112,8 +116,8 @@ export function summarizeFirstPass(
   const { manifest, results } = read;
   // A skipped test that ran anyway (Gradle before 5.0 cannot exclude one test) counts as skipped:
   // its result is ignored and it is never a candidate.
-  const cases = assignIdentities(results.tasks).map((c) =>
-    deps.isSkipped?.(c) ? { ...c, status: 'skipped' as const, executions: undefined, muted: false } : { ...c, muted: deps.isMuted(c) },
+  const cases = assignIdentities(results.tasks).map((c): TestCaseResult & { muted: boolean } =>
+    deps.isSkipped?.(c) ? { ...c, status: 'skipped' as const, executions: undefined, muted: false } : Object.assign(c, { muted: deps.isMuted(c) }),
   );
   const failures = cases.filter((c) => c.status === 'failure' && !c.muted).length;
   const maskedFailures = cases.filter((c) => c.status === 'failure' && c.muted).length;
