@@ -3,7 +3,7 @@
 // first pass's exit code, never in a changed one.
 import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
-import { detectCiEnv } from '../ci-env/detect-ci-env.js';
+import { detectCiEnv, type CiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
@@ -51,13 +51,19 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   // Built when the results are read, so a bad list is the gate's trouble after the first pass.
   let check: MutedCheck | undefined;
   let skipCheck: MutedCheck | undefined;
-  const first = await build.firstPass(gradleArgs, {
+  const firstPass = build.firstPass(gradleArgs, {
     isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
     isSkipped: (id, projectId) => (skipCheck ??= mutedCheck(quarantine.skipped))(id, projectId),
     skippedTests: quarantine.skippedTests,
     now: deps.now,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  // The branch and commit of the upload, found while Gradle runs (git, env-ci) rather than after,
+  // so the upload (the longest request after a large first pass) leaves as soon as the results are read.
+  const ciEnv = new Promise<void>((r) => setTimeout(r, 0))
+    .then(() => detectCiEnv(deps.env, deps.git(early.projectDir), early.projectDir))
+    .then((ci) => ({ ok: true as const, ci }), (error: unknown) => ({ ok: false as const, error }));
+  const first = await firstPass;
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd, deps.build);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
@@ -71,8 +77,10 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     // The upload and the verdict request overlap (the verdict needs only identities and
     // durations); the run must be stored before the gated observation refers to it, so the
     // upload is awaited before the stress pass and before the report (a bug in it is a gate error).
+    // A failure to detect the CI environment fails the upload (a gate error), not the verdict request.
+    const ci = await ciEnv;
     const uploaded = client
-      ? uploadRun(client, config, first, deps).catch((e: unknown) => {
+      ? (ci.ok ? uploadRun(client, config, first, ci.ci, deps) : Promise.reject(ci.error)).catch((e: unknown) => {
           step = 'uploading the run';
           throw e;
         })
@@ -136,8 +144,7 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 }
 
 /** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
-async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, deps: GateDeps): Promise<UploadedRun | null> {
-  const ci = await detectCiEnv(deps.env, deps.git(config.projectDir), config.projectDir);
+async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps): Promise<UploadedRun | null> {
   if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
   const result = await client.uploadRun({
     runId: config.runId,
