@@ -28,7 +28,28 @@ class Pipeline {
   }
 }
 
+/**
+ * Ingestions of one shard in this process, one after another: a client that timed out and posted
+ * the same run again while its first attempt was still being written waits for that attempt and
+ * is answered `duplicate: true`, rather than writing every row a second time. (API processes that
+ * share one ClickHouse server do not see each other's; FINAL readers still count each row once.)
+ */
+const shardsInFlight = new WeakMap<Database['engine'], Map<string, Promise<unknown>>>();
+
 export async function ingestRun(db: Database, project: Project, run: ParsedRunUpload, now = new Date()): Promise<RunUploadResult> {
+  const inFlight = shardsInFlight.get(db.engine) ?? shardsInFlight.set(db.engine, new Map()).get(db.engine)!;
+  const key = JSON.stringify([db.name, project.projectId, run.runId, run.shard.index]);
+  for (let earlier = inFlight.get(key); earlier; earlier = inFlight.get(key)) await earlier.catch(() => undefined);
+  const ingesting = ingestShard(db, project, run, now);
+  inFlight.set(key, ingesting);
+  try {
+    return await ingesting;
+  } finally {
+    if (inFlight.get(key) === ingesting) inFlight.delete(key);
+  }
+}
+
+async function ingestShard(db: Database, project: Project, run: ParsedRunUpload, now: Date): Promise<RunUploadResult> {
   const { projectId } = project;
   const shard = run.shard;
   const existing = await db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`

@@ -89,6 +89,28 @@ describe.each(ENGINES)('an interrupted upload retried, on %s ClickHouse', (kind)
   }, 120_000);
 });
 
+describe.each(ENGINES)('the same upload posted twice at once, on %s ClickHouse', (kind) => {
+  let t: TestDatabase;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is written once: the second waits for the first and is answered as a duplicate', async () => {
+    t = await openTestDatabase(kind);
+    const p = await seedProject(t.db, `twice-${kind}`);
+    const { call } = testApp(t.db);
+    const names = Array.from({ length: INGEST_CHUNK + 2_000 }, (_, i) => `case${i}`);
+    const body = run('twice', names);
+    // A client whose request timed out posts again while its first attempt is still being written.
+    const [a, b] = await Promise.all([call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body), call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([a.body, b.body].map((r) => (r as { duplicate: boolean }).duplicate).sort()).toEqual([false, true]);
+    const where = sql` AND run_id = 'twice'`;
+    expect(await raw(t.db, 'test_case_runs', p.projectId, where)).toBe(names.length);
+    expect(await raw(t.db, 'test_runs', p.projectId, where)).toBe(1);
+  }, 120_000);
+});
+
 describe('the service under load while clickhouse-server stops for 10 s', () => {
   let ch: ClickHouseServer | null = null;
   let firstDir: ClickHouseServer | null = null;
