@@ -40,8 +40,12 @@ final class ResultsRecorder {
         return new ResultsRecorder(file);
     }
 
-    /** A listener for one Test task; listeners of parallel tasks share this recorder's lock. */
-    TestListener forTask(final String taskPath) {
+    /**
+     * A listener for one Test task; listeners of parallel tasks share this recorder's lock. Start
+     * lines ({@code recordStarts}) are for repetitions, where a dying JVM is a finding: a suite of
+     * 50,000 tests would write 50,000 more lines in its first pass for nothing.
+     */
+    TestListener forTask(final String taskPath, final boolean recordStarts) {
         return new TestListener() {
             @Override
             public void beforeSuite(TestDescriptor suite) {
@@ -56,6 +60,9 @@ final class ResultsRecorder {
 
             @Override
             public void beforeTest(TestDescriptor test) {
+                if (!recordStarts) {
+                    return;
+                }
                 Map<String, Object> line = new LinkedHashMap<String, Object>();
                 line.put("task", taskPath);
                 line.put("event", "started");
