@@ -1,6 +1,7 @@
 // Reads this run's JUnit XML of every Test task (files written at or after the run started).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import type { TestTask } from '../gradle/manifest.js';
 import { readJUnitXmlFile, type XmlTestCase } from './junit-xml.js';
 import type { TaskResults } from './test-case-result.js';
@@ -59,7 +60,8 @@ export async function readResults(tasks: readonly TestTask[], sinceMs: number, l
     if (files.length === 0 && stale > 0) {
       out.notes.push(`${task.path} ran no tests in this build (up to date, or not requested); its ${stale} older report file(s) are not this run's results.`);
     }
-    const parsed = await mapInOrder(files, FILES_AT_ONCE, readJUnitXmlFile);
+    const limit = pLimit(FILES_AT_ONCE);
+    const parsed = await Promise.all(files.map((file) => limit(() => readJUnitXmlFile(file))));
     const cases = [];
     for (const p of parsed) {
       if (p.ok) for (const c of p.cases) cases.push(c);
@@ -67,19 +69,5 @@ export async function readResults(tasks: readonly TestTask[], sinceMs: number, l
     }
     if (files.length > 0) out.tasks.push({ task: task.path, module: task.projectPath, cases });
   }
-  return out;
-}
-
-/** `f` over `xs` with at most `width` calls in flight; the results in the order of `xs`. */
-async function mapInOrder<T, R>(xs: readonly T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(xs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < xs.length) {
-      const i = next++;
-      out[i] = await f(xs[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, xs.length) }, worker));
   return out;
 }

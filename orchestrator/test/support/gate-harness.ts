@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { main } from '../../src/cli.js';
+import { identityKey } from '../../src/first-pass/test-case-result.js';
 import { silentLogger } from '../../src/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
 import { cannedVerdict } from './fake-verdict-server.js';
@@ -99,7 +100,7 @@ export async function run(args: string[], s: Setup = {}) {
 export function quarantineOf(muted: Set<string> = new Set(), skipped: { module: string; suite: string; name: string }[] = []): QuarantineSource {
   const lists = emptyQuarantine();
   for (const m of muted) lists.muted.add(m);
-  for (const t of skipped) lists.skipped.add(JSON.stringify([t.module, t.suite, t.name]));
+  for (const t of skipped) lists.skipped.add(identityKey(t));
   lists.skippedTests = skipped;
   lists.count = lists.muted.size + skipped.length;
   return { lists: async () => ({ ok: true, value: lists }) };

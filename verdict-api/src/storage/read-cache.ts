@@ -80,10 +80,6 @@ export class KnownIds {
 
   constructor(private readonly limit = KNOWN_IDS_LIMIT) {}
 
-  has(scope: string, id: string): boolean {
-    return this.scopes.get(scope)?.has(id) ?? false;
-  }
-
   /** The scope's known ids, read-only (one map lookup for a whole request). */
   of(scope: string): ReadonlySet<string> | undefined {
     return this.scopes.get(scope);
