@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { MAX_IDENTITIES } from '../contract.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { parseJsonBuffer } from './json-buffer.js';
 
 /** Parses a JSON body; `countTestCases` checks the size of its `testCases` list first. */
 export async function jsonBody(req: Request, countTestCases = false): Promise<unknown> {
@@ -18,8 +19,8 @@ export async function jsonBody(req: Request, countTestCases = false): Promise<un
 /**
  * Like jsonBody, read straight from Node's request when the server runs on a port and the body
  * has a declared length (so the body limit was already checked on the header): the verdict and
- * upload bodies skip the web-stream copy and decoding, a fifth of a verdict's cost under load
- * (scripts/bench-load.ts). Anything else takes jsonBody's path.
+ * upload bodies skip the web-stream copy, and a large one is never decoded into one string
+ * (json-buffer.ts). Anything else takes jsonBody's path.
  */
 export async function fastJsonBody(req: Request, incoming: IncomingMessage | undefined, maxBytes: number, countTestCases = false): Promise<unknown> {
   const declared = req.headers.get('content-length');
@@ -33,7 +34,7 @@ export async function fastJsonBody(req: Request, incoming: IncomingMessage | und
   }
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
+    body = parseJsonBuffer(Buffer.concat(chunks, size));
   } catch {
     throw new BadRequestError('body: not valid JSON', 'body');
   }

@@ -1,0 +1,90 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { RunUpload, VerdictRequest } from '../contract.js';
+import { fastRunUpload, fastVerdictRequest } from './fast-parse.js';
+
+// Values at and beyond every bound the schemas set, mixed with ordinary ones.
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
+  fc.constantFrom('', 'x'.repeat(1024), 'x'.repeat(1025), 'x'.repeat(4096), 'x'.repeat(4097), 'a\uD800b', '\uDC00', '😀', 5, null, undefined, ['a']),
+);
+const duration = fc.oneof(
+  { weight: 4, arbitrary: fc.double({ min: 0, max: 1e6, noNaN: true }) },
+  fc.constantFrom(0, -0, -1, 31_536_000_000, 31_536_000_001, Number.NaN, Infinity, -Infinity, '5', null, undefined, 1.5),
+);
+const runId = fc.oneof(fc.constantFrom('run-1', 'a'.repeat(128), 'a'.repeat(129), '-x', '', 'a b', 'r:1._-'), fc.constant(undefined), fc.integer());
+/** Usually `valid`, sometimes one of `others`. */
+const mostly = (valid: fc.Arbitrary<unknown>, ...others: unknown[]) => fc.oneof({ weight: 6, arbitrary: valid }, fc.constantFrom(...others));
+/** An object with some keys left out, undefined or extra. */
+function loose<T extends Record<string, fc.Arbitrary<unknown>>>(model: T): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(fc.record(model, { requiredKeys: [] }), fc.boolean(), fc.boolean()).map(([o, extra, whole]) => {
+    // Usually every key is given, so valid bodies are common.
+    const out: Record<string, unknown> = whole ? { ...Object.fromEntries(Object.keys(model).map((k) => [k, o[k]])), ...o } : { ...o };
+    if (extra) out.extra = 'ignored';
+    return out;
+  });
+}
+
+const verdictCase = loose({ module: text, suite: text, name: text, durationMs: duration });
+const verdictBody = fc.oneof(
+  loose({ runId, mode: fc.constantFrom('report', 'enforce', 'other', undefined), testCases: fc.array(verdictCase, { maxLength: 5 }) }),
+  fc.constantFrom(null, [], 'x', { testCases: 'no' }),
+);
+const uploadCase = loose({
+  module: text,
+  suite: text,
+  name: text,
+  durationMs: duration,
+  status: mostly(fc.constantFrom('success', 'failure', 'skipped'), 'passed', undefined),
+  muted: mostly(fc.constantFrom(true, false, undefined), 'yes', 0),
+  repetitions: mostly(fc.constant(undefined), [], [{ repetition: 1, status: 'success', durationMs: 3 }], [{ repetition: 0 }]),
+});
+const uploadBody = loose({
+  runId: mostly(fc.constantFrom('run-1', 'a'.repeat(128), 'r:1._-'), 'a'.repeat(129), '-x', '', 'a b', undefined, 3),
+  branch: text,
+  commit: mostly(fc.constantFrom('abc', '', 'c'.repeat(256), undefined), 'c'.repeat(257), 7, null),
+  isCi: mostly(fc.boolean(), 'true', undefined),
+  status: mostly(fc.constantFrom('success', 'failure'), 'ok', undefined),
+  durationMs: duration,
+  startedAt: mostly(fc.constant(undefined), '2026-11-30T10:00:00.000Z', 'yesterday'),
+  shard: mostly(fc.constant(undefined), { index: 0, total: 2 }, { index: 3, total: 2 }),
+  testCases: fc.array(uploadCase, { maxLength: 5 }),
+});
+
+/** The fast check never accepts what valibot rejects, and when it accepts, its output is valibot's. */
+function agrees<S extends v.GenericSchema>(schema: S, fast: (input: unknown) => unknown, input: unknown): 'fast' | 'valibot' {
+  const slow = v.safeParse(schema, input, { abortEarly: true });
+  const quick = fast(input);
+  if (quick === null) return 'valibot';
+  expect(slow.success).toBe(true);
+  expect(quick).toStrictEqual(slow.output);
+  return 'fast';
+}
+
+describe('the hand-written checks of the large bodies', () => {
+  it('agree with the verdict request schema on generated bodies, valid and broken', () => {
+    let fast = 0;
+    fc.assert(fc.property(verdictBody, (body) => void (agrees(VerdictRequest, fastVerdictRequest, body) === 'fast' && fast++)), { numRuns: 10_000 });
+    // The fast path is taken often enough that the comparison means something.
+    expect(fast).toBeGreaterThan(100);
+  });
+
+  it('agree with the run upload schema on generated bodies, valid and broken', () => {
+    let fast = 0;
+    fc.assert(fc.property(uploadBody, (body) => void (agrees(RunUpload, fastRunUpload, body) === 'fast' && fast++)), { numRuns: 10_000 });
+    expect(fast).toBeGreaterThan(50);
+  });
+
+  it('take the fast path for an ordinary verdict request and run upload', () => {
+    const identity = { module: ':app', suite: 'com.acme.InvoiceTest', name: 'computesTotal()' };
+    expect(fastVerdictRequest({ runId: 'r1', mode: 'enforce', testCases: [{ ...identity, durationMs: 12 }] })).toStrictEqual({
+      runId: 'r1',
+      mode: 'enforce',
+      testCases: [{ ...identity, durationMs: 12 }],
+    });
+    expect(fastRunUpload({ runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] })).toStrictEqual(
+      v.parse(RunUpload, { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] }),
+    );
+  });
+});

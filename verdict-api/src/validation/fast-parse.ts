@@ -1,0 +1,69 @@
+// The two bodies that carry up to 100,000 test cases (a verdict request, a run upload) are checked
+// by hand first: for a valid body the result is exactly valibot's output, built in a tenth of the
+// time (valibot's parse was a tenth of a verdict's cost under load, scripts/bench-load.ts). Any
+// doubt returns null, and the caller runs the valibot schema, which names the first bad field.
+// fast-parse.test.ts checks both against the schemas on generated bodies, valid and broken.
+import { MAX_IDENTITIES } from '../contract.js';
+import type { ParsedRunUpload, ParsedVerdictRequest } from './parse-body.js';
+
+const MAX_DURATION_MS = 31_536_000_000;
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+type Obj = Record<string, unknown>;
+
+const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isText = (x: unknown, max: number): x is string => typeof x === 'string' && x.length >= 1 && x.length <= max && x.isWellFormed();
+const isDuration = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= MAX_DURATION_MS;
+
+/** The verdict request as valibot would output it, or null when valibot must decide. */
+export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null {
+  if (!isObject(input)) return null;
+  const { runId, mode, testCases } = input;
+  if (runId !== undefined && !(typeof runId === 'string' && RUN_ID.test(runId))) return null;
+  if (mode !== undefined && mode !== 'report' && mode !== 'enforce') return null;
+  if (!Array.isArray(testCases) || testCases.length > MAX_IDENTITIES) return null;
+  const out: ParsedVerdictRequest['testCases'] = new Array(testCases.length);
+  for (let i = 0; i < testCases.length; i++) {
+    const t: unknown = testCases[i];
+    if (!isObject(t)) return null;
+    const { module, suite, name, durationMs } = t;
+    if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(durationMs)) return null;
+    out[i] = { module, suite, name, durationMs };
+  }
+  const parsed: ParsedVerdictRequest = {} as ParsedVerdictRequest;
+  // Optional keys without a default are in valibot's output when in the input, even as undefined.
+  if ('runId' in input) parsed.runId = runId as string | undefined;
+  if ('mode' in input) parsed.mode = mode as 'report' | 'enforce' | undefined;
+  parsed.testCases = out;
+  return parsed;
+}
+
+/** The run upload as valibot would output it, or null when valibot must decide. */
+export function fastRunUpload(input: unknown): ParsedRunUpload | null {
+  if (!isObject(input)) return null;
+  const { runId, branch, commit, isCi, status, durationMs, startedAt, shard, testCases } = input;
+  if (!(typeof runId === 'string' && RUN_ID.test(runId))) return null;
+  if (!isText(branch, 1024)) return null;
+  if (commit !== undefined && !(typeof commit === 'string' && commit.length <= 256)) return null;
+  if (typeof isCi !== 'boolean' || (status !== 'success' && status !== 'failure') || !isDuration(durationMs)) return null;
+  // ISO timestamps and shards are rare and small: valibot checks them.
+  if (startedAt !== undefined || shard !== undefined) return null;
+  if (!Array.isArray(testCases) || testCases.length > MAX_IDENTITIES) return null;
+  const out: ParsedRunUpload['testCases'] = new Array(testCases.length);
+  for (let i = 0; i < testCases.length; i++) {
+    const t: unknown = testCases[i];
+    if (!isObject(t)) return null;
+    const { module, suite, name, status: s, durationMs: d, muted, repetitions } = t;
+    if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(d)) return null;
+    if (s !== 'success' && s !== 'failure' && s !== 'skipped') return null;
+    if (muted !== undefined && typeof muted !== 'boolean') return null;
+    // Repetitions come only with gate uploads' stress results: valibot checks them.
+    if (repetitions !== undefined) return null;
+    out[i] = { module, suite, name, status: s, durationMs: d, muted: muted ?? false, repetitions: [] };
+  }
+  const parsed = { runId, branch, commit: (commit as string | undefined) ?? '', isCi, status, durationMs } as ParsedRunUpload;
+  if ('startedAt' in input) parsed.startedAt = undefined;
+  parsed.shard = { index: 0, total: 1 };
+  parsed.testCases = out;
+  return parsed;
+}
