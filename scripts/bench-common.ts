@@ -15,42 +15,12 @@ import { openEmbeddedEngine } from '../verdict-api/dist/storage/embedded-engine.
 import type { ClickHouseEngine, EngineKind } from '../verdict-api/dist/storage/engine.js';
 import { openServerEngine } from '../verdict-api/dist/storage/server-engine.js';
 import { sql } from '../verdict-api/dist/sql/bind.js';
-import { testCaseId, type Identity } from '../verdict-api/dist/identity/test-case-id.js';
+import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
+import { IDENTITIES_PER_PROJECT, knownIdentity } from './bench-util.js';
 
-export const IDENTITIES_PER_PROJECT = 10_000;
+export { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, parseOptions, summarize, type Options } from './bench-util.js';
+
 export const DB_NAME = 'bench';
-
-export interface Options {
-  engines: EngineKind[];
-  rows: number;
-  [key: string]: unknown;
-}
-
-/** `--engine embedded|server|both` and `--rows N` (argv wins over BENCH_ENGINE / BENCH_ROWS). */
-export function parseOptions(argv: string[], defaults: { rows: number }): Options & { flags: Map<string, string> } {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const eq = a.indexOf('=');
-    if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-    else flags.set(a.slice(2), argv[++i] ?? '');
-  }
-  const engine = flags.get('engine') ?? process.env.BENCH_ENGINE ?? 'both';
-  if (!['embedded', 'server', 'both'].includes(engine)) throw new Error(`--engine must be embedded, server or both, not ${engine}`);
-  const rows = Number((flags.get('rows') ?? process.env.BENCH_ROWS ?? String(defaults.rows)).replaceAll('_', ''));
-  if (!Number.isInteger(rows) || rows < 0) throw new Error('--rows must be a non-negative integer');
-  return { engines: engine === 'both' ? ['embedded', 'server'] : [engine as EngineKind], rows, flags };
-}
-
-export const intFlag = (flags: Map<string, string>, name: string, fallback: number): number => {
-  const v = flags.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
-  const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
-  return n;
-};
-
-// ---------------------------------------------------------------------------------------------
 
 export interface Bench {
   kind: EngineKind;
@@ -117,7 +87,13 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
     project,
     token,
     close: async () => {
-      for (const c of cleanups) await c();
+      // A slow step of the teardown says which one it was (a benchmark that hangs at exit must not look like a slow measurement).
+      for (const [i, c] of cleanups.entries()) {
+        const t = performance.now();
+        await c();
+        const took = performance.now() - t;
+        if (took > 2000) process.stderr.write(`bench teardown step ${i} (${c.toString().replace(/\s+/g, ' ').slice(0, 60)}) took ${(took / 1000).toFixed(1)} s\n`);
+      }
     },
   };
 }
@@ -166,40 +142,3 @@ export async function countPresence(b: Bench): Promise<number> {
   const r = await b.db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${b.db.t('test_case_branch_presence')}`);
   return Number(r[0]?.n ?? 0);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Identities that look like a Gradle build's: module path, JUnit class, method (some parameterised).
-
-const MODULES = ['app', 'core', 'billing', 'search', 'auth', 'catalog', 'orders', 'payments', 'notifications', 'reporting'];
-const AREAS = ['service', 'repository', 'controller', 'mapper', 'validator', 'client', 'scheduler', 'cache'];
-const NOUNS = ['Invoice', 'Customer', 'Order', 'Payment', 'Token', 'Session', 'Product', 'Refund', 'Address', 'Report', 'Cart', 'Ledger'];
-const VERBS = ['creates', 'rejects', 'updates', 'deletes', 'computes', 'retries', 'caches', 'serialises', 'validates', 'maps'];
-const TAILS = ['WhenInputIsEmpty', 'OnTimeout', 'ForLargeBatch', 'WithUnicodeName', 'AfterRestart', 'UnderConcurrency', 'WhenDisabled', ''];
-
-/** The i-th identity of a synthetic code base: 20 tests per class, 25 classes per module-area. */
-function identity(i: number, flavour: string): Identity {
-  const cls = Math.floor(i / 20);
-  const mod = MODULES[cls % MODULES.length]!;
-  const area = AREAS[Math.floor(cls / MODULES.length) % AREAS.length]!;
-  const noun = NOUNS[cls % NOUNS.length]!;
-  const suite = `com.acme.${mod}.${area}.${noun}${area[0]!.toUpperCase()}${area.slice(1)}${flavour}Test${cls}`;
-  const method = `${VERBS[i % VERBS.length]!}${noun}${TAILS[(i >> 2) % TAILS.length]!}`;
-  const name = i % 7 === 0 ? `${method}(String, int)[${i % 20}]` : `${method}_${i % 20}()`;
-  return { module: `:${mod}:${area}`, suite, name };
-}
-
-/** Identities the benchmarked project has run in CI on main (0 ≤ i < 10,000). */
-export const knownIdentity = (i: number): Identity => identity(i, '');
-/** Identities it never ran (any i ≥ 0). */
-export const newIdentity = (i: number): Identity => identity(i, 'Added');
-
-// ---------------------------------------------------------------------------------------------
-
-export function summarize(samples: number[]): { n: number; p50: number; p99: number; max: number; mean: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-  return { n: s.length, p50: at(0.5), p99: at(0.99), max: s[s.length - 1]!, mean: s.reduce((a, b) => a + b, 0) / s.length };
-}
-
-export const ms = (x: number): string => `${x.toFixed(1)} ms`;
-export const log = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -20,7 +20,8 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { fileURLToPath } from 'node:url';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
-import { fillPresence, IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, openBench, parseOptions, summarize } from './bench-common.js';
+// Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
+import { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -195,6 +196,7 @@ const perSecond = (n: number, seconds: number) => (n / seconds).toFixed(1);
 const errors = (e: Record<string, number>) => (Object.keys(e).length === 0 ? '0 errors' : `ERRORS ${JSON.stringify(e)}`);
 
 async function main(): Promise<void> {
+  const { fillPresence, openBench } = await import('./bench-common.js');
   const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
   const seconds = intFlag(flags, 'seconds', 60);
   const clientsN = intFlag(flags, 'clients', 50);
