@@ -64,6 +64,8 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
   const headers = { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json' };
   const base = `${plan.url}/api/v1/projects/${plan.handle}`;
   let uploadSeq = 0;
+  // Encoded once: a real client's encoding is not the API machine's CPU (this worker shares its cores).
+  const verdictBodies = plan.verdictBodies.map((b) => Buffer.from(b, 'utf8'));
   const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
 
   async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {
@@ -73,7 +75,7 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
       for (let k = c; performance.now() < end; k += verdictClients) {
         const t = performance.now();
         try {
-          const res = await fetch(`${base}/verdict`, { method: 'POST', headers, body: plan.verdictBodies[k % plan.verdictBodies.length] });
+          const res = await fetch(`${base}/verdict`, { method: 'POST', headers, body: verdictBodies[k % verdictBodies.length] });
           const text = await res.text();
           if (res.status !== 200) count(result.verdictErrors, `HTTP ${res.status}`);
           else {
@@ -88,7 +90,7 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
     };
     const uploadLoop = async () => {
       while (performance.now() < end) {
-        const body = uploadBody(uploadSeq++, plan.uploadCases); // built outside the timed section
+        const body = Buffer.from(uploadBody(uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
         const t = performance.now();
         try {
           const res = await fetch(`${base}/runs`, { method: 'POST', headers, body });
