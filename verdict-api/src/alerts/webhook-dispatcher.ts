@@ -89,8 +89,22 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     }
   }
 
+  // One read of a project's webhooks serves every event notified while it is in flight: an
+  // evaluation that marks 5,000 tests at once asks once, not 5,000 times (which held embedded
+  // ClickHouse for 15 s and every upload behind it). A webhook registered during that read serves
+  // the next events.
+  const reading = new Map<string, Promise<Webhook[]>>();
+  function hooksOf(projectId: string): Promise<Webhook[]> {
+    let read = reading.get(projectId);
+    if (!read) {
+      read = activeWebhooks(options.db, projectId).finally(() => reading.delete(projectId));
+      reading.set(projectId, read);
+    }
+    return read;
+  }
+
   async function deliverAll(event: AlertEvent): Promise<void> {
-    const hooks = await activeWebhooks(options.db, event.projectId);
+    const hooks = await hooksOf(event.projectId);
     await Promise.all(hooks.map((h) => deliver(h, event)));
   }
 

@@ -164,6 +164,32 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
     expect(log[0]).toMatchObject({ event: 'test.quarantined', deliveryId: got[0]!.json.deliveryId });
   });
 
+  it('delivers a burst of alerts (an evaluation marking many tests at once) with one read of the webhooks', async () => {
+    let reads = 0;
+    const counted = { ...t.db, engine: { ...t.db.engine, kind: t.db.engine.kind, query: <Row,>(s: Parameters<typeof t.db.engine.query>[0]) => {
+      if (/webhooks/.test(s.text)) reads++;
+      return t.db.engine.query<Row>(s);
+    } } };
+    const burst = createWebhookDispatcher({ db: counted, log: silentLogger(), clock });
+    const before = receiver.received.length;
+    for (let i = 0; i < 50; i++) {
+      burst.notify({
+        type: 'test.marked_flaky',
+        projectId: p.projectId,
+        project: p.handle,
+        testCase: { testCaseId: id(`burst${i}`), module: ':app', suite: 'com.example.CheckoutTest', name: `burst${i}` },
+        reason: 'retries disagreed',
+        occurredAt: new Date(NOW).toISOString(),
+        detail: {},
+      });
+    }
+    await burst.drain();
+    expect(reads).toBe(1);
+    const got = receiver.received.slice(before);
+    expect(got.map((r) => r.json.testCase.name).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `burst${i}`).sort());
+    expect(got.every((r) => verifySignature(SECRET, r.body, r.headers['x-stress-gate-signature'] as string))).toBe(true);
+  });
+
   it('gives up after the bounded number of attempts, and lists webhooks without their secret', async () => {
     receiver.script([503, 503, 503, 503, 503]);
     await call('POST', `${base()}/quarantine`, p.admin, { module: ':m', suite: 'Down', name: 'z', state: 'muted', owner: 'o', reason: 'r' });
