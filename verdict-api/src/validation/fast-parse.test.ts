@@ -31,6 +31,11 @@ const verdictBody = fc.oneof(
   loose({ runId, mode: fc.constantFrom('report', 'enforce', 'other', undefined), testCases: fc.array(verdictCase, { maxLength: 5 }) }),
   fc.constantFrom(null, [], 'x', { testCases: 'no' }),
 );
+const repetition = loose({
+  repetition: mostly(fc.integer({ min: 1, max: 10_000 }), 0, -1, 10_001, 1.5, '2', null),
+  status: mostly(fc.constantFrom('success', 'failure'), 'skipped', undefined),
+  durationMs: duration,
+});
 const uploadCase = loose({
   module: text,
   suite: text,
@@ -38,7 +43,7 @@ const uploadCase = loose({
   durationMs: duration,
   status: mostly(fc.constantFrom('success', 'failure', 'skipped'), 'passed', undefined),
   muted: mostly(fc.constantFrom(true, false, undefined), 'yes', 0),
-  repetitions: mostly(fc.constant(undefined), [], [{ repetition: 1, status: 'success', durationMs: 3 }], [{ repetition: 0 }]),
+  repetitions: mostly(fc.oneof(fc.constant(undefined), fc.array(repetition, { maxLength: 3 })), [], 'none', [null], [[]]),
 });
 const uploadBody = loose({
   runId: mostly(fc.constantFrom('run-1', 'a'.repeat(128), 'r:1._-'), 'a'.repeat(129), '-x', '', 'a b', undefined, 3),
@@ -47,8 +52,8 @@ const uploadBody = loose({
   isCi: mostly(fc.boolean(), 'true', undefined),
   status: mostly(fc.constantFrom('success', 'failure'), 'ok', undefined),
   durationMs: duration,
-  startedAt: mostly(fc.constant(undefined), '2026-11-30T10:00:00.000Z', 'yesterday'),
-  shard: mostly(fc.constant(undefined), { index: 0, total: 2 }, { index: 3, total: 2 }),
+  startedAt: mostly(fc.constantFrom(undefined, '2026-11-30T10:00:00.000Z'), 'yesterday', '2026-13-01T00:00:00Z', 5),
+  shard: mostly(fc.constantFrom(undefined, { index: 0, total: 2 }, { index: 1, total: 2 }), { index: 3, total: 2 }, { index: 0 }, { index: 0, total: 0 }, 'first'),
   testCases: fc.array(uploadCase, { maxLength: 5 }),
 });
 
@@ -86,5 +91,25 @@ describe('the hand-written checks of the large bodies', () => {
     expect(fastRunUpload({ runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] })).toStrictEqual(
       v.parse(RunUpload, { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] }),
     );
+    // The orchestrator's own uploads: a start time, a shard, organic retries.
+    const gate = {
+      runId: 'r2',
+      branch: 'feature/x',
+      commit: 'c0ffee',
+      isCi: true,
+      status: 'failure',
+      durationMs: 5,
+      startedAt: '2026-11-30T10:00:00.000Z',
+      shard: { index: 1, total: 2 },
+      testCases: [{ ...identity, status: 'success', durationMs: 3, repetitions: [{ repetition: 1, status: 'failure', durationMs: 4 }, { repetition: 2, status: 'success', durationMs: 3 }] }],
+    };
+    expect(fastRunUpload(gate)).not.toBeNull();
+    expect(fastRunUpload(gate)).toStrictEqual(v.parse(RunUpload, gate));
+    // Each bound of a repetition, just beyond it: the fast check defers, and valibot refuses.
+    for (const bad of [{ repetition: 0 }, { repetition: 10_001 }, { repetition: 1.5 }, { status: 'skipped' }, { durationMs: -1 }, { durationMs: 31_536_000_001 }]) {
+      const body = { ...gate, testCases: [{ ...gate.testCases[0]!, repetitions: [{ repetition: 1, status: 'failure', durationMs: 4, ...bad }] }] };
+      expect(fastRunUpload(body)).toBeNull();
+      expect(v.safeParse(RunUpload, body).success).toBe(false);
+    }
   });
 });
