@@ -6,14 +6,14 @@ import { parseArgs, USAGE } from './args/parse-args.js';
 import { exitCodeFor, StressGateError } from './errors.js';
 import type { GateDeps } from './gate/gate-deps.js';
 import { runGate } from './gate/run-gate.js';
-import { gradleExecutable, prepareGradle } from './gradle/gradle-setup.js';
+import { gradleExecutable, packageRoot, prepareGradle } from './gradle/gradle-setup.js';
 import { runGradle } from './gradle/run-gradle.js';
 import { createLogger } from './log.js';
 import { createMavenAdapter } from './maven/maven-adapter.js';
 
 /** The package version, from package.json. */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -35,6 +35,7 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
       return r.exitCode === 0 && typeof r.stdout === 'string' && r.stdout.trim() ? r.stdout.trim() : null;
     },
     now: () => Date.now(),
+    processStartedAt: performance.timeOrigin,
   };
 }
 

@@ -21,6 +21,7 @@ export interface RawTestCase {
 
 /** The executions one <testcase> element stands for, in order (one unless Surefire-style). */
 export function elementExecutions(c: RawTestCase): XmlExecution[] {
+  if (c.results.length === 0) return [{ status: 'success', durationMs: c.durationMs }];
   const kinds = new Set(c.results.map((r) => r.kind));
   // Surefire writes no time on rerun/flaky elements (neither does Gradle): the testcase's time
   // is the one measurement there is, so it stands in for each of them.
@@ -45,7 +46,13 @@ export function groupExecutions(raw: readonly RawTestCase[]): XmlTestCase[] {
   const groups: { suite: string; name: string; executions: XmlExecution[] }[] = [];
   const open = new Map<string, number>();
   for (const c of raw) {
-    const key = JSON.stringify([c.suite, c.name]);
+    // The common case, a passing test with no retry open: no key, no lookup. (XML text cannot
+    // hold U+0000, so it separates suite and name unambiguously.)
+    if (c.results.length === 0 && open.size === 0) {
+      groups.push({ suite: c.suite, name: c.name, executions: [{ status: 'success', durationMs: c.durationMs }] });
+      continue;
+    }
+    const key = `${c.suite}\u0000${c.name}`;
     const executions = elementExecutions(c);
     const at = open.get(key);
     const group = at === undefined ? undefined : groups[at];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readResults } from './read-results.js';
+import { parseWrittenReports, ParsedReports, readResults } from './read-results.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
 
 const xml = (name: string) => `<testsuite name="S"><testcase name="${name}" classname="S" time="0.1"/></testsuite>`;
@@ -105,5 +105,50 @@ describe('readResults', () => {
 
   it('names the log as the plugin does', () => {
     expect(resultsLogPath('/x/manifest.json')).toBe('/x/manifest.results.jsonl');
+  });
+
+  it('takes a report parsed while Gradle ran only while the file is unchanged; one still being written is read at the end', async () => {
+    const dir = await tempDir();
+    const tasks = [{ path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: dir }];
+    const a = path.join(dir, 'TEST-A.xml');
+    const b = path.join(dir, 'TEST-B.xml');
+    await writeFile(a, xml('first'));
+    await writeFile(b, '<testsuite name="S"><testcase name="half'); // caught mid-write
+    const parsed = new ParsedReports();
+    const later = () => Date.now() + 1_000; // both files look settled
+    await parseWrittenReports(tasks, 0, parsed, () => false, later);
+    expect(parsed.size).toBe(1); // a broken (unfinished) report is never kept
+
+    await writeFile(b, xml('second'));
+    // Rewritten with another size: read again, not taken from what was parsed ahead.
+    await writeFile(a, xml('rewritten'));
+    const r = await readResults(tasks, 0, new Map(), parsed);
+    expect(r.errors).toEqual([]);
+    expect(r.tasks[0]!.cases.map((c) => c.name)).toEqual(['rewritten', 'second']);
+
+    // Same size and modification time: the parsed report stands (this is the whole check).
+    const second = Math.floor(Date.now() / 1000); // a whole second: utimes keeps it exactly
+    await utimes(a, second, second);
+    const parsedAgain = new ParsedReports();
+    await parseWrittenReports(tasks, 0, parsedAgain, () => false, later);
+    await writeFile(a, xml('rewrittex'));
+    await utimes(a, second, second);
+    expect((await stat(a)).mtimeMs).toBe(second * 1000);
+    expect((await readResults(tasks, 0, new Map(), parsedAgain)).tasks[0]!.cases[0]!.name).toBe('rewritten');
+    expect((await readResults(tasks, 0)).tasks[0]!.cases[0]!.name).toBe('rewrittex');
+  });
+
+  it('leaves a report younger than a moment for the next look, and stops between files when told', async () => {
+    const dir = await tempDir();
+    const tasks = [{ path: ':app:test', projectPath: ':app', name: 'test', junitXmlDir: dir }];
+    await writeFile(path.join(dir, 'TEST-A.xml'), xml('a'));
+    await writeFile(path.join(dir, 'TEST-B.xml'), xml('b'));
+    const fresh = new ParsedReports();
+    await parseWrittenReports(tasks, 0, fresh, () => false, () => Date.now() - 1_000);
+    expect(fresh.size).toBe(0);
+    const stopped = new ParsedReports();
+    let looks = 0;
+    await parseWrittenReports(tasks, 0, stopped, () => looks++ > 1, () => Date.now() + 1_000);
+    expect(stopped.size).toBe(1);
   });
 });

@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 import type { XmlTestCase } from './junit-xml.js';
 import { applyPlatformNames, readPlatformResults } from './platform-identities.js';
-import { readResults, type ReadResults } from './read-results.js';
+import { parseWrittenReports, ParsedReports, readResults, type ReadResults } from './read-results.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
 import { assignIdentities, type TestCaseResult } from './test-case-result.js';
 
@@ -54,15 +54,25 @@ export interface FirstPassDeps {
 /** Runs the first pass and reads its results. */
 export async function runFirstPass(gradleArgs: readonly string[], deps: FirstPassDeps): Promise<FirstPass> {
   const started = deps.now();
-  const run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs, ...(deps.extraArgs ?? [])], {
-    cwd: deps.projectDir,
-    env: deps.env,
-    output: 'inherit',
-    logger: deps.logger,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const parsed = new ParsedReports();
+  const stopReadingAhead = readAhead(deps.setup.manifest, started, parsed);
+  let run: GradleRun;
   try {
-    return await readFirstPass(run, started, deps);
+    run = await deps.runGradle(deps.executable, [...gradleArgs, ...deps.setup.baseArgs, ...(deps.extraArgs ?? [])], {
+      cwd: deps.projectDir,
+      env: deps.env,
+      output: 'inherit',
+      logger: deps.logger,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+  } finally {
+    await stopReadingAhead();
+  }
+  try {
+    const reading = deps.now();
+    const first = await readFirstPass(run, started, deps, parsed);
+    deps.logger.child({ module: 'run-first-pass' }).debug({ ms: deps.now() - reading, testCases: first.cases.length, parsedAhead: parsed.size }, 'read the first pass');
+    return first;
   } catch (e) {
     // Gradle has spoken; what went wrong is the gate's reading. Its exit code still stands.
     const problem = (e as Error).message ?? String(e);
@@ -90,14 +100,53 @@ export function unreadFirstPass(run: GradleRun, started: number, problem: string
   };
 }
 
-async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDeps): Promise<FirstPass> {
+/** How often the reports are looked for while Gradle runs. */
+const READ_AHEAD_EVERY_MS = 150;
+
+/**
+ * While Gradle runs, parses each Test task's reports as soon as they are written (into `parsed`):
+ * Gradle writes them a few hundred milliseconds before it exits (the HTML report and the build's
+ * end follow), time the final read then saves. The final read still lists and checks every file.
+ * Returns the function that stops it (waiting for the report being parsed, if any).
+ */
+function readAhead(manifestFile: string, sinceMs: number, parsed: ParsedReports): () => Promise<void> {
+  let stopped = false;
+  let wake = (): void => undefined;
+  const loop = (async () => {
+    let tasks: Manifest['testTasks'] | null = null;
+    while (!stopped) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, READ_AHEAD_EVERY_MS).unref();
+      });
+      if (stopped) break;
+      try {
+        // The plugin writes the manifest when the build's projects are evaluated.
+        if (!tasks) {
+          const read = await readManifest(manifestFile);
+          if (read.ok) tasks = read.manifest.testTasks;
+        }
+        if (tasks) await parseWrittenReports(tasks, sinceMs, parsed, () => stopped);
+      } catch {
+        // Only an optimisation: the final read reads whatever was not parsed here.
+      }
+    }
+  })();
+  return async () => {
+    stopped = true;
+    wake();
+    await loop;
+  };
+}
+
+async function readFirstPass(run: GradleRun, started: number, deps: FirstPassDeps, parsed?: ParsedReports): Promise<FirstPass> {
   const read = await readManifest(deps.setup.manifest);
   const manifest = read.ok ? read.manifest : null;
   // The results log stands in only for a task that wrote no XML: read when one did not (a suite
   // of 50,000 tests logs 100,000 lines, a few hundred milliseconds to parse for nothing).
   let log: Promise<ReadonlyMap<string, XmlTestCase[]>> | undefined;
   const logged = () => (log ??= readFile(resultsLogPath(deps.setup.manifest), 'utf8').catch(() => '').then((text) => parseResultsLog(text).byTask));
-  const results = manifest ? await readResults(manifest.testTasks, started, logged) : { tasks: [], errors: [], notes: [] };
+  const results = manifest ? await readResults(manifest.testTasks, started, logged, parsed) : { tasks: [], errors: [], notes: [] };
   // Tasks that ran the JUnit Platform with the stress gate's listener: identities named as under Maven.
   const platform = await readPlatformResults(deps.setup.manifest, results.tasks.map((t) => t.task));
   const named = applyPlatformNames(results.tasks, platform.byTask);

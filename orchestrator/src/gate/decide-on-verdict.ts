@@ -24,8 +24,15 @@ export interface VerdictContext {
   build: BuildAdapter;
   gradleArgs: readonly string[];
   muted: ReadonlySet<string>;
-  /** The run's upload, started before the verdict request and awaited before the stress pass. */
+  /** The run's upload, started before the verdict request; awaited here only by a CI run of the
+   * default branch (see below), otherwise after the stress pass. */
   uploaded?: Promise<UploadedRun | null>;
+  /** The upload has already failed (a bug in it: a gate error, so no stress pass is started for nothing). */
+  uploadFailed?: () => boolean;
+  /** Where the upload is being recorded (known before it is stored). */
+  recordedOn?: UploadedRun | null;
+  /** Set to deps.now() when the gate has decided what to stress: the stress pass starts then. */
+  marks?: { decidedAt?: number };
 }
 
 /** Where a stored upload was recorded. */
@@ -42,10 +49,12 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const ask = () =>
     client.verdict({ runId: config.runId, mode, testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })) });
   let answer = await ask();
-  const stored = await ctx.uploaded;
   // A CI run of the default branch is itself history: the verdict asked while its upload was in
-  // flight may not count it yet, so that (rare) run asks again once the upload is stored.
-  if (answer.ok && stored?.isCi && stored.branch === answer.value.defaultBranch) answer = await ask();
+  // flight may not count it yet, so that (rare) run asks again once the upload is stored. Any
+  // other run's upload goes on during the stress pass (nothing in it needs the run stored) and is
+  // awaited before the gated observation refers to it.
+  const on = ctx.recordedOn;
+  if (answer.ok && on?.isCi && on.branch === answer.value.defaultBranch && (await ctx.uploaded)) answer = await ask();
   if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
   const verdict = answer.value;
   if (!verdict.entitled) {
@@ -68,6 +77,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else if (stress.length === 0) {
     results = candidates.map((c) => classifyCandidate(c, [], false));
   } else {
+    if (ctx.uploadFailed?.()) await ctx.uploaded; // throws: the gate's own trouble
+    if (ctx.marks) ctx.marks.decidedAt = deps.now();
     const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
       executor: config.executor,
       concurrency,

@@ -35,6 +35,8 @@ export interface GateDeps {
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;
   now: () => number;
+  /** When this process started (deps.now()'s clock): the report's overhead counts from it. */
+  processStartedAt?: number;
   /** Starts a repetition JVM (the direct executor); default: the real one. */
   runJvm?: JvmRunner;
   /** stderr is a terminal: progress is one live line rather than a line per batch. */

@@ -77,6 +77,23 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     expect(v.safeParse(GateUpload, r.requests[2]!.body).success).toBe(true);
   });
 
+  it('a run upload still in flight holds neither the verdict nor the stress pass, only the gated observation that refers to it', async () => {
+    let stored!: () => void;
+    const upload = new Promise<void>((resolve) => (stored = resolve));
+    const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky, holdRunUpload: upload, after: async (kind) => void (kind === 'stress' && stored()) });
+    // The verdict request leaves first: the server answers it before it parses the larger upload.
+    expect(r.events).toEqual(['first pass starts', 'sent /verdict', 'sent /runs', 'stress pass starts', 'run upload answered', `sent /runs/${r.report.runId}/gate`]);
+    expect(r.report).toMatchObject({ outcome: 'failed', overhead: { beforeFirstPassMs: expect.any(Number), afterFirstPassMs: expect.any(Number) } });
+  });
+
+  it('a CI run of the default branch waits for its upload and asks the verdict again, so it counts itself', async () => {
+    let stored!: () => void;
+    const upload = new Promise<void>((resolve) => (stored = resolve));
+    setTimeout(() => stored(), 50);
+    const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky, holdRunUpload: upload, env: { GITLAB_CI: 'true', CI_COMMIT_REF_NAME: 'main', CI_COMMIT_SHA: 'abc' } });
+    expect(r.events.slice(0, 5)).toEqual(['first pass starts', 'sent /verdict', 'sent /runs', 'run upload answered', 'sent /verdict']);
+  });
+
   it('enforce: exits 1 when a new test disagrees with itself, 0 when all pass', async () => {
     expect((await run(['--stress-new-tests', 'enforce'], { repStatus: flaky })).code).toBe(1);
     const green = await run(['--stress-new-tests', 'enforce']);

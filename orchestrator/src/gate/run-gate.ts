@@ -15,9 +15,10 @@ import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
-import { decideOnVerdict, type UploadedRun } from './decide-on-verdict.js';
+import { decideOnVerdict, type UploadedRun, type VerdictContext } from './decide-on-verdict.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
+import type { GateReport } from '../report/gate-report.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
@@ -76,19 +77,28 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     client = clientFor(config, deps, log);
     // The upload and the verdict request overlap (the verdict needs only identities and
     // durations); the run must be stored before the gated observation refers to it, so the
-    // upload is awaited before the stress pass and before the report (a bug in it is a gate error).
+    // upload is awaited before the gated observation and the report (a bug in it is a gate error),
+    // and by a CI run of the default branch before it asks again (decide-on-verdict.ts).
     // A failure to detect the CI environment fails the upload (a gate error), not the verdict request.
     const ci = await ciEnv;
-    const uploaded = client
-      ? (ci.ok ? uploadRun(client, config, first, ci.ci, deps) : Promise.reject(ci.error)).catch((e: unknown) => {
+    // The verdict request is sent first (in off mode there is none): the server answers it before
+    // it parses the larger upload, and the stress pass waits for the verdict, not for the upload.
+    const afterVerdictSent = config.mode === 'off' ? Promise.resolve() : new Promise<void>((r) => setImmediate(r));
+    const uploader = client;
+    const uploaded = uploader
+      ? (ci.ok ? afterVerdictSent.then(() => uploadRun(uploader, config, first, ci.ci, deps)) : Promise.reject(ci.error)).catch((e: unknown) => {
           step = 'uploading the run';
           throw e;
         })
       : Promise.resolve(null);
-    uploaded.catch(() => undefined); // awaited below; this only keeps the rejection from being unhandled
+    let uploadFailed = false;
+    uploaded.catch(() => (uploadFailed = true)); // awaited below; this also keeps the rejection from being unhandled
     if (config.mode === 'off') return (await uploaded, first.exitCode);
     step = 'deciding on the verdict';
-    const report = await gateAfterFirstPass(config, first, client, { build, gradleArgs, muted, uploaded }, deps);
+    const recordedOn = client && ci.ok ? { branch: ci.ci.branch, isCi: ci.ci.isCi } : null;
+    const marks: { decidedAt?: number } = {};
+    const decided = await gateAfterFirstPass(config, first, client, { build, gradleArgs, muted, uploaded, uploadFailed: () => uploadFailed, recordedOn, marks }, deps);
+    const report = decided.stop === null || decided.stop.kind === 'no_candidates' ? { ...decided, overhead: overheadOf(first, marks.decidedAt ?? deps.now(), deps) } : decided;
     await uploaded;
     step = 'writing the report';
     return await finishGate(report, client, config, deps);
@@ -109,7 +119,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: { build: BuildAdapter; gradleArgs: readonly string[]; muted: ReadonlySet<string>; uploaded: Promise<UploadedRun | null> },
+  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'uploaded' | 'uploadFailed' | 'recordedOn' | 'marks'>,
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
@@ -125,6 +135,15 @@ async function gateAfterFirstPass(
     return stoppedReport(mode, config, first, { kind: 'not_configured', missing });
   }
   return decideOnVerdict({ mode, config, first, client, ...run }, deps);
+}
+
+/** The gate's own time before Gradle started and between Gradle's end and the decision (ms). */
+function overheadOf(first: FirstPass, decidedAt: number, deps: GateDeps): GateReport['overhead'] {
+  const started = first.startedAt.getTime();
+  return {
+    beforeFirstPassMs: deps.processStartedAt === undefined ? 0 : Math.max(0, Math.round(started - deps.processStartedAt)),
+    afterFirstPassMs: Math.max(0, Math.round(decidedAt - (started + first.wallClockMs))),
+  };
 }
 
 function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient | null {

@@ -40,6 +40,8 @@ export interface Setup {
   settings?: Record<string, unknown>;
   /** Status for the run and gate uploads. */
   uploadStatus?: number;
+  /** The run upload is answered only once this settles. */
+  holdRunUpload?: Promise<unknown>;
 }
 
 /** Runs `stress-orchestrator gradle test …args` against the fakes; returns what it said and did. */
@@ -54,13 +56,19 @@ export async function run(args: string[], s: Setup = {}) {
     noStressLog: s.noStressLog,
   });
   const runner: typeof gradle.runner = async (exe, args, options) => {
-    if (s.stressThrows && args.some((a) => a.startsWith('-PstressGate.plan='))) throw s.stressThrows;
+    const stress = args.some((a) => a.startsWith('-PstressGate.plan='));
+    if (s.stressThrows && stress) throw s.stressThrows;
+    events.push(stress ? 'stress pass starts' : 'first pass starts');
     return gradle.runner(exe, args, options);
   };
   const requests: { url: string; body: unknown }[] = [];
+  // What happened, in the order it happened: requests sent, the run upload answered, Gradle runs.
+  const events: string[] = [];
   const fetch = (async (url: string, init: RequestInit) => {
     const body = JSON.parse(String(init.body));
     requests.push({ url: String(url), body });
+    events.push(`sent ${String(url).replace(/.*\/projects\/[^/]+/, '')}`);
+    if (s.holdRunUpload && String(url).endsWith('/runs')) await s.holdRunUpload.then(() => events.push('run upload answered'));
     if (String(url).endsWith('/verdict')) {
       const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(body.testCases);
       return answer instanceof Response ? answer : Response.json(answer);
@@ -92,7 +100,7 @@ export async function run(args: string[], s: Setup = {}) {
   requests.sort((a, b) => protocolRank(a.url) - protocolRank(b.url));
   // Warnings wrap at 80 columns; `flat` joins the continuation lines for matching.
   const text = out.join('');
-  return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report };
+  return { code, out: text, flat: text.replace(/\n {3}/g, ' '), err: err.join(''), calls: gradle.calls, requests, report, events };
 }
 
 
