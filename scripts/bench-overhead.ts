@@ -3,12 +3,15 @@
 // embedded chDB, a child process on a loopback port, stopped at the end).
 // The project's tests are first uploaded as default-branch CI history (a gate run with
 // GITLAB_CI=true, CI_COMMIT_REF_NAME=main), so the verdict names no candidates. Then, alternating
-// (the order rotates each round), each variant runs `--rounds` times:
+// (the order rotates each round), each variant runs `--rounds` times, the gate as a merge
+// request's branch (CI_COMMIT_REF_NAME=feature/bench):
 //   plain       gradle --offline -q :app:cleanTest :app:test
 //   report      stress-orchestrator gradle … --stress-new-tests report   (upload + verdict, no candidates)
 //   off+upload  stress-orchestrator gradle … --stress-new-tests off      (API configured: the run is still uploaded)
 //   off         stress-orchestrator gradle … --stress-new-tests off      (no API configured)
-// and the medians and their differences to plain are printed. `--classes N --methods M` sizes the
+// and the medians and their differences to plain are printed, with the report run's own account
+// (report.overhead): the gate's time before Gradle and from Gradle's end to the decision, which is
+// what a stress pass waits for (the upload goes on meanwhile). `--classes N --methods M` sizes the
 // suite (default 3 × 4; `--classes 500 --methods 100` is the 50,000-case run of the scale target).
 // Needs: npm run build, gradle-plugin/build/libs/stress-gate-gradle-plugin.jar, gradle and java on PATH.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
     // The report run's own account (report.overhead): before Gradle, and from Gradle's end to the
     // decision (where a stress pass would start): the part of the gate's time a stress pass waits for.
     const before: number[] = [];
+    const gradleInGate: number[] = [];
     const after: number[] = [];
     const loads: string[] = [load()];
     for (let r = 0; r < rounds; r++) {
@@ -128,10 +132,11 @@ async function main(): Promise<void> {
         const ran = check(await variants[i]!.run(), variants[i]!.name);
         samples[i]!.push(ran.ms);
         if (i === 1) {
-          const rep = JSON.parse(readFileSync(reportFile, 'utf8')) as { stop: { kind: string } | null; overhead?: { beforeFirstPassMs: number; afterFirstPassMs: number } };
+          const rep = JSON.parse(readFileSync(reportFile, 'utf8')) as { stop: { kind: string } | null; overhead?: { beforeFirstPassMs: number; firstPassMs: number; afterFirstPassMs: number } };
           if (rep.stop?.kind !== 'no_candidates') throw new Error(`report run found candidates: ${JSON.stringify(rep)}`);
           if (!rep.overhead) throw new Error(`the report has no overhead figures: ${JSON.stringify(rep)}`);
           before.push(rep.overhead.beforeFirstPassMs);
+          gradleInGate.push(rep.overhead.firstPassMs);
           after.push(rep.overhead.afterFirstPassMs);
         }
       }
@@ -147,6 +152,7 @@ async function main(): Promise<void> {
       log(`${v.name.padEnd(w)}   ${sec(median(s)).padEnd(8)}  ${sec(Math.min(...s)).padEnd(8)}  ${sec(Math.max(...s)).padEnd(8)}  ${i === 0 ? '' : `${d >= 0 ? '+' : ''}${(d / 1000).toFixed(2)} s`}`);
     });
     log('');
+    log(`report run, its own account (ms): before Gradle ${before.join(' ')}; Gradle ${gradleInGate.join(' ')}; Gradle's end to the decision ${after.join(' ')}`);
     log(`samples (ms): ${variants.map((v, i) => `${v.name}: ${samples[i]!.map((x) => x.toFixed(0)).join(' ')}`).join('; ')}`);
     log(`load average (1/5/15 min) before, then after each round: ${loads.join(' | ')}`);
     const over = median(samples[1]!) - plain;

@@ -142,6 +142,7 @@ function overheadOf(first: FirstPass, decidedAt: number, deps: GateDeps): GateRe
   const started = first.startedAt.getTime();
   return {
     beforeFirstPassMs: deps.processStartedAt === undefined ? 0 : Math.max(0, Math.round(started - deps.processStartedAt)),
+    firstPassMs: Math.round(first.wallClockMs),
     afterFirstPassMs: Math.max(0, Math.round(decidedAt - (started + first.wallClockMs))),
   };
 }

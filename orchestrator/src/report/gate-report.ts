@@ -56,11 +56,12 @@ export interface GateReport {
   /** Telemetry: the ceiling prediction made before the pass and the JVM start it assumed (null: no prediction). */
   timing?: { predictedMs: number; jvmStartMs: number } | null;
   /**
-   * The gate's own time around the first pass (ms): from the process's start to Gradle's, and from
+   * The gate's own time around the first pass (ms): from the process's start to Gradle's, Gradle's
+   * own (the first pass), and from
    * Gradle's end to the start of the stress pass (or to the decision, when nothing is stressed):
    * reading the results, the verdict and the guards. Not in the report when the gate stopped early.
    */
-  overhead?: { beforeFirstPassMs: number; afterFirstPassMs: number } | null;
+  overhead?: { beforeFirstPassMs: number; firstPassMs: number; afterFirstPassMs: number } | null;
 }
 
 /** Counts as the report prints them: stressed = candidates with a verdict (passed or failed). */
