@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { flagMap, intFlag as intFlagOf } from './bench-util.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'orchestrator/bin/stress-orchestrator.js');
@@ -12,24 +13,9 @@ export const JAR = join(ROOT, 'gradle-plugin/build/libs/stress-gate-gradle-plugi
 export const JUNIT_CP = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
 export const STEP_TIMEOUT_MS = 5 * 60_000; // every child process is killed after this
 
-export function flags(argv: string[]): Map<string, string> {
-  const m = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const eq = a.indexOf('=');
-    if (eq > 0) m.set(a.slice(2, eq), a.slice(eq + 1));
-    else m.set(a.slice(2), argv[++i] ?? '');
-  }
-  return m;
-}
-/** An integer flag 0..max (default 100; or BENCH_<NAME>). */
-export function intFlag(m: Map<string, string>, name: string, fallback: number, max = 100): number {
-  const v = m.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
-  const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`--${name} must be an integer 0..${max}`);
-  return n;
-}
+/** Flags as every benchmark reads them; the Gradle ones bound their integers (default 0..100). */
+export const flags = flagMap;
+export const intFlag = (m: Map<string, string>, name: string, fallback: number, max = 100): number => intFlagOf(m, name, fallback, max);
 
 export const log = (line: string): void => void process.stdout.write(`${line}\n`);
 export const median = (xs: number[]): number => {

@@ -14,6 +14,16 @@ export interface Options {
 
 /** `--engine embedded|server|both` and `--rows N` (argv wins over BENCH_ENGINE / BENCH_ROWS). */
 export function parseOptions(argv: string[], defaults: { rows: number }): Options & { flags: Map<string, string> } {
+  const flags = flagMap(argv);
+  const engine = flags.get('engine') ?? process.env.BENCH_ENGINE ?? 'both';
+  if (!['embedded', 'server', 'both'].includes(engine)) throw new Error(`--engine must be embedded, server or both, not ${engine}`);
+  const rows = Number((flags.get('rows') ?? process.env.BENCH_ROWS ?? String(defaults.rows)).replaceAll('_', ''));
+  if (!Number.isInteger(rows) || rows < 0) throw new Error('--rows must be a non-negative integer');
+  return { engines: engine === 'both' ? ['embedded', 'server'] : [engine as EngineKind], rows, flags };
+}
+
+/** `--name value` and `--name=value` pairs; anything else is refused. */
+export function flagMap(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -22,17 +32,14 @@ export function parseOptions(argv: string[], defaults: { rows: number }): Option
     if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
     else flags.set(a.slice(2), argv[++i] ?? '');
   }
-  const engine = flags.get('engine') ?? process.env.BENCH_ENGINE ?? 'both';
-  if (!['embedded', 'server', 'both'].includes(engine)) throw new Error(`--engine must be embedded, server or both, not ${engine}`);
-  const rows = Number((flags.get('rows') ?? process.env.BENCH_ROWS ?? String(defaults.rows)).replaceAll('_', ''));
-  if (!Number.isInteger(rows) || rows < 0) throw new Error('--rows must be a non-negative integer');
-  return { engines: engine === 'both' ? ['embedded', 'server'] : [engine as EngineKind], rows, flags };
+  return flags;
 }
 
-export const intFlag = (flags: Map<string, string>, name: string, fallback: number): number => {
+/** An integer flag 0..max (or BENCH_<NAME>), `fallback` when absent. */
+export const intFlag = (flags: Map<string, string>, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
   const v = flags.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
   const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(max === Number.MAX_SAFE_INTEGER ? `--${name} must be a non-negative integer` : `--${name} must be an integer 0..${max}`);
   return n;
 };
 
