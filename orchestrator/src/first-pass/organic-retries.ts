@@ -49,7 +49,7 @@ export function groupExecutions(raw: readonly RawTestCase[]): XmlTestCase[] {
     // The common case, a passing test with no retry open: no key, no lookup. (XML text cannot
     // hold U+0000, so it separates suite and name unambiguously.)
     if (c.results.length === 0 && open.size === 0) {
-      groups.push({ suite: c.suite, name: c.name, executions: [{ status: 'success', durationMs: c.durationMs }] });
+      groups.push({ suite: c.suite, name: c.name, executions: elementExecutions(c) });
       continue;
     }
     const key = `${c.suite}\u0000${c.name}`;

@@ -57,9 +57,9 @@ export interface GateReport {
   timing?: { predictedMs: number; jvmStartMs: number } | null;
   /**
    * The gate's own time around the first pass (ms): from the process's start to Gradle's, Gradle's
-   * own (the first pass), and from
-   * Gradle's end to the start of the stress pass (or to the decision, when nothing is stressed):
-   * reading the results, the verdict and the guards. Not in the report when the gate stopped early.
+   * own (the first pass), and from Gradle's end to the start of the stress pass (or to the
+   * decision, when nothing is stressed): reading the results, the verdict and the guards. Not in
+   * the report when the gate stopped early.
    */
   overhead?: { beforeFirstPassMs: number; firstPassMs: number; afterFirstPassMs: number } | null;
 }
