@@ -14,6 +14,7 @@
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
 import { writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -66,6 +67,20 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
   let uploadSeq = 0;
   // Encoded once: a real client's encoding is not the API machine's CPU (this worker shares its cores).
   const verdictBodies = plan.verdictBodies.map((b) => Buffer.from(b, 'utf8'));
+  // node:http over kept-alive sockets rather than fetch: fetch cost this thread about 2 ms of CPU
+  // per verdict, CPU the API then lacked (the clients share its 2 cores; real clients do not).
+  const agent = new Agent({ keepAlive: true, maxSockets: plan.clients + 1 });
+  const post = (path: string, body: Buffer) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${base}/${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
 
   async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {
@@ -75,9 +90,8 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
       for (let k = c; performance.now() < end; k += verdictClients) {
         const t = performance.now();
         try {
-          const res = await fetch(`${base}/verdict`, { method: 'POST', headers, body: verdictBodies[k % verdictBodies.length] });
-          const text = await res.text();
-          if (res.status !== 200) count(result.verdictErrors, `HTTP ${res.status}`);
+          const { status, text } = await post('verdict', verdictBodies[k % verdictBodies.length]!);
+          if (status !== 200) count(result.verdictErrors, `HTTP ${status}`);
           else {
             result.verdicts.push(performance.now() - t);
             // Every answer is checked, so speed never comes from a wrong or empty verdict.
@@ -93,9 +107,8 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
         const body = Buffer.from(uploadBody(uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
         const t = performance.now();
         try {
-          const res = await fetch(`${base}/runs`, { method: 'POST', headers, body });
-          await res.text();
-          if (res.status !== 201) count(result.uploadErrors, `HTTP ${res.status}`);
+          const { status } = await post('runs', body);
+          if (status !== 201) count(result.uploadErrors, `HTTP ${status}`);
           else {
             result.uploads++;
             result.uploadLatencies.push(performance.now() - t);
@@ -112,6 +125,7 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
   const solo = await phase(plan.solo, 0);
   parentPort?.postMessage({ phase: 'load' });
   const load = await phase(plan.seconds, plan.clients);
+  agent.destroy();
   return { solo, load };
 }
 
@@ -231,18 +245,23 @@ async function main(): Promise<void> {
       const worker = new Worker(fileURLToPath(import.meta.url), { workerData: plan });
       let loadStarted = 0;
       let elu0 = performance.eventLoopUtilization();
+      let cpu0 = process.cpuUsage();
       const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
         worker.on('message', (m: { phase?: string }) => {
           if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
           // Only the load phase is profiled.
           stages.clear();
           elu0 = performance.eventLoopUtilization();
+          cpu0 = process.cpuUsage();
           loadStarted = performance.now();
           if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
         });
         worker.once('error', reject);
       });
       const elu = performance.eventLoopUtilization(elu0);
+      // Every thread of this process (the API, chDB's, GC's, the clients'): the figure that run-to-run noise moves least.
+      const cpuUsed = process.cpuUsage(cpu0);
+      const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
       const cpu = profile ? ((await profile.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
       await worker.terminate();
       if ('error' in result) throw new Error(result.error);
@@ -262,6 +281,10 @@ async function main(): Promise<void> {
       const met = rate >= TARGET_RATE && lat.p99 < TARGET_P99 && l.verdicts.length > 0 && !Object.keys(l.verdictErrors).length && !Object.keys(l.uploadErrors).length && !l.wrongAnswers && loadRate >= soloRate / 2;
       log(`  target >= ${TARGET_RATE} verdicts/s, p99 < ${TARGET_P99} ms, 0 errors, uploads >= 50% of alone: ${met ? 'MET' : 'MISSED'}`);
       const wall = loadStarted ? performance.now() - loadStarted : seconds * 1000;
+      log(
+        `  CPU under load (all threads, this process${kind === 'server' ? ', clickhouse-server not included' : ''}): ${(cpuMs / wall).toFixed(2)} cores, ` +
+          `${(cpuMs / Math.max(1, l.verdicts.length)).toFixed(1)} ms per verdict (the uploads' share included)`,
+      );
       log(`  where the API's time went under load (event loop busy ${(100 * elu.utilization).toFixed(0)}%):`);
       const lines = [...stages.entries()].map(([name, t]) => ({ name, n: t.length, total: t.reduce((a, x) => a + x, 0), s: summarize(t) })).sort((a, b) => b.total - a.total);
       for (const x of lines) {

@@ -58,7 +58,7 @@ export async function inventorySize(db: Database, scope: PresenceScope): Promise
 /** Ids per merged lookup: beyond it a new query starts, so one query never grows without end. */
 export const MAX_IDS_PER_LOOKUP = 20_000;
 /** Merged lookups in flight at once per database. */
-const LOOKUPS_IN_FLIGHT = 2;
+const LOOKUPS_IN_FLIGHT = 1;
 
 interface Lookup {
   scope: PresenceScope;

@@ -78,7 +78,7 @@ export const VERDICT_LOG_MAX_PENDING = 100_000;
  * refused while ClickHouse is away are kept (up to VERDICT_LOG_MAX_PENDING verdicts, counted and
  * logged when dropped) and written when it is back.
  */
-export function batchedVerdictLog(db: Database, log: Logger, intervalMs = 250, maxPending = VERDICT_LOG_MAX_PENDING): VerdictLog {
+export function batchedVerdictLog(db: Database, log: Logger, intervalMs = 1000, maxPending = VERDICT_LOG_MAX_PENDING): VerdictLog {
   let logs: Record<string, unknown>[] = [];
   let candidates: Record<string, unknown>[] = [];
   let timer: NodeJS.Timeout | null = null;
