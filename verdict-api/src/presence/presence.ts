@@ -1,10 +1,11 @@
 // Reads of test_case_branch_presence: "has this identity run in CI on this branch", ever or
 // within a window. The verdict reads it with no window (knownIds: through the process's cache of
-// known ids, with concurrent verdicts' lookups of one scope merged into one query); the ingestion
-// badge with 90 days (presentIds, uncached).
+// known ids, with concurrent verdicts' lookups of one scope merged into one query, and on embedded
+// chDB from the scope held whole, with no query); the ingestion badge with 90 days (presentIds,
+// uncached).
 import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
-import { scopeKey } from '../storage/read-cache.js';
+import { scopeKey, WHOLE_SCOPE_LIMIT } from '../storage/read-cache.js';
 
 /** Ids per string literal: one literal per 5,000 ids keeps the split linear on both engines. */
 export const IDS_PER_LITERAL = 5_000;
@@ -116,7 +117,8 @@ const queues = new WeakMap<Database, LookupQueue>();
 /**
  * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
  * knows to be present need no query (presence is never deleted); the rest are asked of ClickHouse,
- * merged with the lookups of concurrent requests. The answer is exact either way.
+ * merged with the lookups of concurrent requests. Where the scope is held whole (embedded chDB,
+ * read-cache.ts), none are: an id not held has not run there. The answer is exact either way.
  */
 export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
@@ -127,10 +129,37 @@ export async function knownIds(db: Database, scope: PresenceScope, ids: readonly
     if (cached?.has(id)) known.add(id);
     else ask.push(id);
   }
-  if (ask.length === 0) return known;
+  if (ask.length === 0 || db.cache.known.isWhole(key)) return known;
+  if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));
   const found = await queue.find(scope, ask);
   for (const id of ask) if (found.has(id)) known.add(id);
   return known;
+}
+
+const wholeLoads = new WeakMap<Database, Set<string>>();
+
+/**
+ * Reads the scope's every present id in the background and holds the scope whole, unless it is
+ * larger than WHOLE_SCOPE_LIMIT or a write went wrong meanwhile (then a later verdict tries again).
+ * One load per scope at a time. A failed load costs nothing but the query: verdicts keep asking.
+ */
+function holdWhole(db: Database, scope: PresenceScope, key: string): void {
+  const loads = wholeLoads.get(db) ?? wholeLoads.set(db, new Set()).get(db)!;
+  if (loads.has(key)) return;
+  loads.add(key);
+  void (async () => {
+    if ((await inventorySize(db, scope)) > WHOLE_SCOPE_LIMIT) return;
+    const epoch = db.cache.known.beginWholeLoad(key);
+    const rows = await db.engine.query<{ id: string }>(sql`
+      SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
+      WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`);
+    db.cache.known.endWholeLoad(key, rows.map((r) => r.id), epoch);
+  })()
+    .catch(() => undefined)
+    .finally(() => {
+      // A scope too large is not tried again for a while (the inventory is cached a few seconds, and only grows).
+      setTimeout(() => loads.delete(key), 30_000).unref();
+    });
 }

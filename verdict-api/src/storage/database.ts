@@ -44,12 +44,14 @@ const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'admin_creden
 /**
  * The database `name` on `engine`. Its engine is wrapped so that the read cache follows every
  * write this process makes: a write to an authentication table drops the cached grants, a test
- * case run adds its identity to the cached presence of its scope, and any other statement
+ * case run adds its identity to the cached presence of its scope (a failed one makes the scope's
+ * absences unknown again: it may have half happened), and any other statement
  * (DDL, a mutation, INSERT … SELECT) empties the cache.
  */
 export function database(engine: ClickHouseEngine, name: string): Database {
   const db = ident(name);
-  const cache = new ReadCache();
+  // chDB locks its data directory to one process; within it, presence is written through here.
+  const cache = new ReadCache(engine.kind === 'embedded');
   const prefix = `${db.text}.`;
   const tableOf = (table: Sql): string | null => (table.text.startsWith(prefix) ? table.text.slice(prefix.length).replaceAll('`', '') : null);
   const tracked: ClickHouseEngine = {
@@ -95,6 +97,7 @@ function notePresence(cache: ReadCache, rows: readonly Record<string, unknown>[]
   for (const [key, ids] of byScope) {
     cache.inventory.delete(key);
     if (written) cache.known.addIfCached(key, ids);
+    else cache.known.incomplete(key);
   }
 }
 

@@ -89,6 +89,57 @@ describe('KnownIds', () => {
   });
 });
 
+describe('KnownIds held whole', () => {
+  it('holds a loaded scope whole, keeping writes acknowledged while it loaded', () => {
+    const known = new KnownIds(100);
+    const epoch = known.beginWholeLoad('s');
+    known.addIfCached('s', ['written-during-load']);
+    expect(known.endWholeLoad('s', ['a', 'b'], epoch)).toBe(true);
+    expect(known.isWhole('s')).toBe(true);
+    expect(['a', 'b', 'written-during-load'].every((id) => has(known, 's', id))).toBe(true);
+    expect(known.isWhole('other')).toBe(false);
+  });
+
+  it('does not hold a scope whole when a write failed, the cache was emptied or ids were dropped while it loaded', () => {
+    const failed = new KnownIds(100);
+    const e1 = failed.beginWholeLoad('s');
+    failed.incomplete('s');
+    expect(failed.endWholeLoad('s', ['a'], e1)).toBe(false);
+    expect(failed.isWhole('s')).toBe(false);
+
+    const cleared = new KnownIds(100);
+    const e2 = cleared.beginWholeLoad('s');
+    cleared.clear();
+    expect(cleared.endWholeLoad('s', ['a'], e2)).toBe(false);
+
+    const evicted = new KnownIds(3);
+    const e3 = evicted.beginWholeLoad('s');
+    evicted.add('t', ['x', 'y', 'z']); // pushes the loading scope out
+    expect(evicted.endWholeLoad('s', ['a'], e3)).toBe(false);
+    expect(evicted.isWhole('s')).toBe(false);
+  });
+
+  it('lets go of a whole scope when a write to it fails, when it is halved or dropped, and on clear', () => {
+    const known = new KnownIds(4);
+    known.endWholeLoad('s', ['a'], known.beginWholeLoad('s'));
+    known.incomplete('s');
+    expect(known.isWhole('s')).toBe(false);
+
+    known.endWholeLoad('s', ['a'], known.beginWholeLoad('s'));
+    known.add('s', ['b', 'c', 'd', 'e']); // over the limit alone: halved
+    expect(known.isWhole('s')).toBe(false);
+
+    known.clear();
+    known.endWholeLoad('s', ['a'], known.beginWholeLoad('s'));
+    known.add('t', ['1', '2', '3', '4']); // s is the oldest: dropped
+    expect(known.isWhole('s')).toBe(false);
+
+    known.endWholeLoad('t', [], known.beginWholeLoad('t'));
+    known.clear();
+    expect(known.isWhole('t')).toBe(false);
+  });
+});
+
 describe('Admission', () => {
   it('runs at most `limit` at once, first come first served, and passes failures through', async () => {
     const gate = new Admission(2);

@@ -6,7 +6,9 @@
 // - the identities known to have run in a presence scope. Presence only grows (no row is ever
 //   deleted), so "known" never turns false: a cached "known" is exact forever, and only the ids not
 //   known yet are asked of ClickHouse. Bounded by KNOWN_IDS_LIMIT ids; the oldest scopes are
-//   dropped first and every drop is counted, so the bound shows when it bites;
+//   dropped first and every drop is counted, so the bound shows when it bites. On embedded chDB,
+//   whose data directory is locked to this process, a scope can also be held whole (every id
+//   present in it): then "absent" is exact too, and its verdicts need no query at all;
 // - a scope's inventory size (never 0, which can change at any moment) for INVENTORY_TTL_MS, and
 //   dropped when this process writes presence in that scope.
 // Every DDL or mutation through the engine empties all of it (database.ts).
@@ -17,6 +19,8 @@ export const AUTH_TTL_MS = 1_000;
 export const INVENTORY_TTL_MS = 5_000;
 /** Known identities kept, over all scopes. */
 export const KNOWN_IDS_LIMIT = 2_000_000;
+/** The largest scope (its inventory) held whole. */
+export const WHOLE_SCOPE_LIMIT = 200_000;
 
 /** A map whose entries expire; concurrent misses of one key share one load. */
 export class TtlCache<V> {
@@ -77,12 +81,48 @@ export class KnownIds {
   evicted = 0;
   /** Told of every drop (server.ts logs it): the bound shows when it bites. */
   onEvict: ((dropped: number, total: number) => void) | null = null;
+  /**
+   * Scopes held whole: every id present in them is in their set, so an id not in it is absent.
+   * Only where this process writes the database alone (database.ts), and every write of presence
+   * goes through add (acknowledged) or incomplete (failed, perhaps half done).
+   */
+  private readonly whole = new Set<string>();
+  /** Moves whenever a held id may have been lost or a write missed; a whole-scope load that saw it move is not trusted. */
+  private epoch = 0;
 
   constructor(private readonly limit = KNOWN_IDS_LIMIT) {}
 
   /** The scope's known ids, read-only (one map lookup for a whole request). */
   of(scope: string): ReadonlySet<string> | undefined {
     return this.scopes.get(scope);
+  }
+
+  /** Whether the scope is held whole (an id not in `of(scope)` has not run in it). */
+  isWhole(scope: string): boolean {
+    return this.whole.has(scope);
+  }
+
+  /**
+   * Starts loading a scope whole: from here on, acknowledged writes to it are kept (its entry
+   * exists). Returns the epoch to pass to `endWholeLoad`.
+   */
+  beginWholeLoad(scope: string): number {
+    this.add(scope, []);
+    return this.epoch;
+  }
+
+  /** Adds the scope's ids as read after `beginWholeLoad`; holds it whole unless something moved the epoch since. */
+  endWholeLoad(scope: string, ids: Iterable<string>, epoch: number): boolean {
+    this.add(scope, ids);
+    if (epoch !== this.epoch || !this.scopes.has(scope)) return false;
+    this.whole.add(scope);
+    return true;
+  }
+
+  /** A write to the scope failed and may have half happened: absence there is no longer known. */
+  incomplete(scope: string): void {
+    this.whole.delete(scope);
+    this.epoch++;
   }
 
   add(scope: string, ids: Iterable<string>): void {
@@ -106,8 +146,10 @@ export class KnownIds {
         this.evicted += ids.size - keep.length;
         this.size -= ids.size - keep.length;
         this.scopes.set(scope, new Set(keep));
+        this.incomplete(scope);
         break;
       }
+      this.incomplete(oldest);
       this.scopes.delete(oldest);
       this.size -= ids.size;
       this.evicted += ids.size;
@@ -126,12 +168,16 @@ export class KnownIds {
 
   clear(): void {
     this.scopes.clear();
+    this.whole.clear();
+    this.epoch++;
     this.size = 0;
   }
 }
 
 /** The caches of one database. */
 export class ReadCache {
+  /** Whether presence scopes may be held whole: this process is the database's only writer (embedded chDB). */
+  constructor(readonly soleWriter = false) {}
   readonly auth = new TtlCache<unknown>(AUTH_TTL_MS);
   readonly inventory = new TtlCache<number>(INVENTORY_TTL_MS);
   readonly known = new KnownIds();

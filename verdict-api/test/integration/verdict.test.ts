@@ -2,6 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { ids, run, seedProject, testApp } from '../support/api.js';
+import { database } from '../../src/storage/database.js';
+import type { ClickHouseEngine } from '../../src/storage/engine.js';
+import { scopeKey } from '../../src/storage/read-cache.js';
 
 const DAY = 86_400_000;
 
@@ -38,6 +41,46 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
       ['new-1', 10],
       ['z', 10],
     ]);
+  });
+
+  it(kind === 'embedded' ? 'holds the scope whole on embedded chDB: later verdicts read no presence and stay exact as runs arrive' : 'asks ClickHouse for unknown ids on every verdict (another process may write the server)', async () => {
+    // The app on its own cache, over an engine that counts presence reads (inventory aside).
+    let presenceReads = 0;
+    const inner = t.db.engine;
+    const counting: ClickHouseEngine = {
+      kind: inner.kind,
+      command: (s) => inner.command(s),
+      query: (s) => {
+        if (s.text.includes('test_case_branch_presence') && !s.text.includes('uniqExact')) presenceReads++;
+        return inner.query(s);
+      },
+      insert: (table, rows) => inner.insert(table, rows),
+      ping: () => inner.ping(),
+      close: async () => {},
+    };
+    const db = database(counting, t.db.name);
+    const own = testApp(db).call;
+    const p = await seedProject(t.db, `whole-${kind}`);
+    const names = async (testCases: string[]) => {
+      const res = await own('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { testCases: ids(testCases) });
+      expect(res.status).toBe(200);
+      return res.body!.candidates.map((c: any) => c.name);
+    };
+    expect((await own('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-1', ['a', 'b']))).status).toBe(201);
+    expect(await names(['a', 'b', 'new-1'])).toEqual(['new-1']);
+    const key = scopeKey(p.projectId, 'main', true);
+    if (kind === 'embedded') {
+      for (let i = 0; i < 200 && !db.cache.known.isWhole(key); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(db.cache.known.isWhole(key)).toBe(true);
+    } else expect(db.cache.soleWriter).toBe(false);
+
+    expect((await own('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-2', ['c']))).status).toBe(201);
+    expect((await own('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-skip', [], { testCases: [{ module: ':app', suite: 'com.example.CheckoutTest', name: 'skipped', status: 'skipped', durationMs: 0 }] }))).status).toBe(201);
+    presenceReads = 0;
+    expect(await names(['a', 'b', 'c', 'skipped', 'new-1', 'new-2'])).toEqual(['new-1', 'new-2', 'skipped']);
+    expect(await names(['c', 'new-3'])).toEqual(['new-3']);
+    if (kind === 'embedded') expect(presenceReads).toBe(0);
+    else expect(presenceReads).toBe(2);
   });
 
   it('fires the premise guard when the project has no default branch', async () => {
