@@ -115,27 +115,23 @@ class LookupQueue {
 const queues = new WeakMap<Database, LookupQueue>();
 
 /**
- * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
- * knows to be present need no query (presence is never deleted); the rest are asked of ClickHouse,
- * merged with the lookups of concurrent requests. Where the scope is held whole (embedded chDB,
+ * Which of `ids` have ever run in the scope (the verdict's question), as a membership test that
+ * answers for each of them. Ids this process already knows to be present need no query (presence
+ * is never deleted); the rest are asked of ClickHouse, merged with the lookups of concurrent requests. Where the scope is held whole (embedded chDB,
  * read-cache.ts), none are: an id not held has not run there. The answer is exact either way.
  */
-export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
+export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<{ has(id: string): boolean }> {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
-  const known = new Set<string>();
-  const ask: string[] = [];
-  const cached = db.cache.known.of(key);
-  for (const id of ids) {
-    if (cached?.has(id)) known.add(id);
-    else ask.push(id);
-  }
-  if (ask.length === 0 || db.cache.known.isWhole(key)) return known;
+  const cached = db.cache.known.of(key) ?? new Set<string>();
+  // Held whole: the held set is the answer, with no copy (a verdict's ids are mostly known).
+  if (db.cache.known.isWhole(key)) return cached;
+  const ask = ids.filter((id) => !cached.has(id));
+  if (ask.length === 0) return cached;
   if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));
   const found = await queue.find(scope, ask);
-  for (const id of ask) if (found.has(id)) known.add(id);
-  return known;
+  return { has: (id) => cached.has(id) || found.has(id) };
 }
 
 const wholeLoads = new WeakMap<Database, Set<string>>();

@@ -22,7 +22,7 @@ export async function verdict(db: Database, project: Project, account: Account, 
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
   const [known, inventory] = scope
     ? await Promise.all([knownIds(db, scope, ids), inventorySize(db, scope)])
-    : [new Set<string>(), 0];
+    : [{ has: () => false }, 0];
 
   const candidates: Candidate[] = posted
     .map((t, i) => ({ t, id: ids[i]! }))
