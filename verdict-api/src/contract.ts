@@ -163,15 +163,30 @@ export const ProjectSettingsPatch = v.object({
 });
 export type ProjectSettingsPatch = v.InferInput<typeof ProjectSettingsPatch>;
 
-/** POST /api/v1/projects/:project/verdict: the identities the first pass ran. */
+/** One suite's tests in a grouped verdict request: the module and suite are given once. */
+export const VerdictSuite = v.object({
+  module: TestCaseIdentity.entries.module,
+  suite: TestCaseIdentity.entries.suite,
+  tests: v.array(v.object({ name: TestCaseIdentity.entries.name, durationMs })),
+});
+
+/**
+ * POST /api/v1/projects/:project/verdict: the identities the first pass ran, either one entry per
+ * test case (`testCases`) or grouped by suite (`suites`, what the CLI sends: half the bytes and a
+ * third of the strings for the API to parse and hash). Exactly one of the two; at most
+ * MAX_IDENTITIES test cases either way (parse-body.ts checks both).
+ */
 export const VerdictRequest = v.object({
   /** Telemetry only: the run this verdict is for and the gate's mode (the verdict log records them). */
   runId: v.optional(RunId),
   mode: v.optional(v.picklist(['report', 'enforce'])),
-  testCases: v.pipe(
-    v.array(v.object({ ...TestCaseIdentity.entries, durationMs })),
-    v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`),
+  testCases: v.optional(
+    v.pipe(
+      v.array(v.object({ ...TestCaseIdentity.entries, durationMs })),
+      v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`),
+    ),
   ),
+  suites: v.optional(v.array(VerdictSuite)),
 });
 export type VerdictRequest = v.InferInput<typeof VerdictRequest>;
 

@@ -47,6 +47,16 @@ function checked(body: unknown, countTestCases: boolean): unknown {
     if (Array.isArray(cases) && cases.length > MAX_IDENTITIES) {
       throw new VerdictApiError('PAYLOAD_TOO_LARGE', `testCases: ${cases.length} test cases exceed the limit of ${MAX_IDENTITIES} per request; split the upload`, 'testCases');
     }
+    // A grouped verdict request counts the tests of all its suites.
+    const suites = (body as { suites?: unknown }).suites;
+    if (Array.isArray(suites)) {
+      let n = 0;
+      for (const s of suites as unknown[]) {
+        const tests = typeof s === 'object' && s !== null ? (s as { tests?: unknown }).tests : undefined;
+        if (Array.isArray(tests)) n += tests.length;
+      }
+      if (n > MAX_IDENTITIES) throw new VerdictApiError('PAYLOAD_TOO_LARGE', `suites: ${n} test cases exceed the limit of ${MAX_IDENTITIES} per request`, 'suites');
+    }
   }
   return body;
 }

@@ -46,6 +46,21 @@ export function testCaseId(projectId: string, identity: Identity): string {
   return id;
 }
 
+/**
+ * testCaseId for the names of one suite: the suite's remembered ids are found once, not per name
+ * (a grouped verdict request gives each suite once).
+ */
+export function suiteIds(projectId: string, module: string, suite: string): (name: string) => string {
+  let names = remembered.get(projectId)?.get(module)?.get(suite);
+  return (name) => {
+    const known = names?.get(name);
+    if (known !== undefined) return known;
+    const id = testCaseId(projectId, { module, suite, name });
+    names = remembered.get(projectId)?.get(module)?.get(suite);
+    return id;
+  };
+}
+
 /** Identities whose id is remembered (some tens of MB at most). */
 const REMEMBERED_IDS = 200_000;
 const remembered = new Map<string, Map<string, Map<string, Map<string, string>>>>();

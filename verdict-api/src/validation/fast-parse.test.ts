@@ -27,9 +27,12 @@ function loose<T extends Record<string, fc.Arbitrary<unknown>>>(model: T): fc.Ar
 }
 
 const verdictCase = loose({ module: text, suite: text, name: text, durationMs: duration });
+const verdictSuite = loose({ module: text, suite: text, tests: mostly(fc.array(loose({ name: text, durationMs: duration }), { maxLength: 4 }), 'no', null, [null], [['a']]) });
 const verdictBody = fc.oneof(
   loose({ runId, mode: fc.constantFrom('report', 'enforce', 'other', undefined), testCases: fc.array(verdictCase, { maxLength: 5 }) }),
-  fc.constantFrom(null, [], 'x', { testCases: 'no' }),
+  loose({ runId, mode: fc.constantFrom('report', 'enforce', undefined), suites: mostly(fc.array(verdictSuite, { maxLength: 3 }), 'no', null, [null]) }),
+  loose({ testCases: fc.array(verdictCase, { maxLength: 2 }), suites: fc.array(verdictSuite, { maxLength: 2 }) }),
+  fc.constantFrom(null, [], 'x', { testCases: 'no' }, { suites: 'no' }),
 );
 const repetition = loose({
   repetition: mostly(fc.integer({ min: 1, max: 10_000 }), 0, -1, 10_001, 1.5, '2', null),

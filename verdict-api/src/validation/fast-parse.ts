@@ -19,23 +19,45 @@ const isDuration = (x: unknown): x is number => typeof x === 'number' && Number.
 /** The verdict request as valibot would output it, or null when valibot must decide. */
 export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null {
   if (!isObject(input)) return null;
-  const { runId, mode, testCases } = input;
+  const { runId, mode, testCases, suites } = input;
   if (runId !== undefined && !(typeof runId === 'string' && RUN_ID.test(runId))) return null;
   if (mode !== undefined && mode !== 'report' && mode !== 'enforce') return null;
-  if (!Array.isArray(testCases) || testCases.length > MAX_IDENTITIES) return null;
-  const out: ParsedVerdictRequest['testCases'] = new Array(testCases.length);
-  for (let i = 0; i < testCases.length; i++) {
-    const t: unknown = testCases[i];
-    if (!isObject(t)) return null;
-    const { module, suite, name, durationMs } = t;
-    if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(durationMs)) return null;
-    out[i] = { module, suite, name, durationMs };
-  }
   const parsed: ParsedVerdictRequest = {} as ParsedVerdictRequest;
   // Optional keys without a default are in valibot's output when in the input, even as undefined.
   if ('runId' in input) parsed.runId = runId as string | undefined;
   if ('mode' in input) parsed.mode = mode as 'report' | 'enforce' | undefined;
-  parsed.testCases = out;
+  if (testCases !== undefined) {
+    if (!Array.isArray(testCases) || testCases.length > MAX_IDENTITIES) return null;
+    const out: NonNullable<ParsedVerdictRequest['testCases']> = new Array(testCases.length);
+    for (let i = 0; i < testCases.length; i++) {
+      const t: unknown = testCases[i];
+      if (!isObject(t)) return null;
+      const { module, suite, name, durationMs } = t;
+      if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(durationMs)) return null;
+      out[i] = { module, suite, name, durationMs };
+    }
+    parsed.testCases = out;
+  } else if ('testCases' in input) parsed.testCases = undefined;
+  if (suites !== undefined) {
+    if (!Array.isArray(suites)) return null;
+    const out: NonNullable<ParsedVerdictRequest['suites']> = new Array(suites.length);
+    for (let i = 0; i < suites.length; i++) {
+      const s: unknown = suites[i];
+      if (!isObject(s)) return null;
+      const { module, suite, tests } = s;
+      if (!isText(module, 1024) || !isText(suite, 4096) || !Array.isArray(tests)) return null;
+      const names: { name: string; durationMs: number }[] = new Array(tests.length);
+      for (let k = 0; k < tests.length; k++) {
+        const t: unknown = tests[k];
+        if (!isObject(t)) return null;
+        const { name, durationMs } = t;
+        if (!isText(name, 4096) || !isDuration(durationMs)) return null;
+        names[k] = { name, durationMs };
+      }
+      out[i] = { module, suite, tests: names };
+    }
+    parsed.suites = out;
+  } else if ('suites' in input) parsed.suites = undefined;
   return parsed;
 }
 

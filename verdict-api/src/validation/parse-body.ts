@@ -1,8 +1,8 @@
 // Body validation shared by the HTTP layer and the domain: one valibot parse per body; the first
 // issue becomes a BadRequestError naming its field (the HTTP layer maps it to a 400).
 import * as v from 'valibot';
-import { GateUpload, ProjectSettingsPatch, QuarantineWrite, QuarantineWriteByIdentity, RunUpload, VerdictRequest, WebhookCreate } from '../contract.js';
-import { BadRequestError } from '../errors/errors.js';
+import { GateUpload, MAX_IDENTITIES, ProjectSettingsPatch, QuarantineWrite, QuarantineWriteByIdentity, RunUpload, VerdictRequest, WebhookCreate } from '../contract.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import { fastRunUpload, fastVerdictRequest } from './fast-parse.js';
 
 export type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
@@ -30,7 +30,19 @@ export function fieldPath(keys: readonly (string | number)[]): string {
 
 // The two bodies of up to 100,000 test cases take a hand-written check first (fast-parse.ts).
 export const parseRunUpload = (input: unknown): ParsedRunUpload => fastRunUpload(input) ?? parseBody(RunUpload, input);
-export const parseVerdictRequest = (input: unknown): ParsedVerdictRequest => fastVerdictRequest(input) ?? parseBody(VerdictRequest, input);
+export function parseVerdictRequest(input: unknown): ParsedVerdictRequest {
+  const request = fastVerdictRequest(input) ?? parseBody(VerdictRequest, input);
+  const { testCases, suites } = request;
+  if ((testCases === undefined) === (suites === undefined)) {
+    throw new BadRequestError('testCases: give the test cases either as testCases or grouped as suites, exactly one of the two', testCases === undefined ? 'testCases' : 'suites');
+  }
+  if (suites) {
+    let n = 0;
+    for (const s of suites) n += s.tests.length;
+    if (n > MAX_IDENTITIES) throw new VerdictApiError('PAYLOAD_TOO_LARGE', `suites: ${n} test cases exceed the limit of ${MAX_IDENTITIES} per request`, 'suites');
+  }
+  return request;
+}
 export const parseGateUpload = (input: unknown): ParsedGateUpload => parseBody(GateUpload, input);
 export const parseSettingsPatch = (input: unknown): ParsedSettingsPatch => parseBody(ProjectSettingsPatch, input);
 export const parseQuarantineWrite = (input: unknown): ParsedQuarantineWrite => parseBody(QuarantineWrite, input);

@@ -3,32 +3,73 @@
 // the ingestion-time is_new badge.
 import type { Account } from '../accounts/accounts.js';
 import type { Project } from '../accounts/projects.js';
-import { type Candidate, type VerdictRequest, type VerdictResponse } from '../contract.js';
+import { type Candidate, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
-import { compareIdentities, testCaseId } from '../identity/test-case-id.js';
+import { compareIdentities, type Identity, suiteIds, testCaseId } from '../identity/test-case-id.js';
 import { inventorySize, knownIds } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
+import type { ParsedVerdictRequest } from '../validation/parse-body.js';
 
-type Posted = VerdictRequest['testCases'][number];
+type Posted = Identity & { durationMs: number };
 
-export async function verdict(db: Database, project: Project, account: Account, request: { testCases: Posted[] }): Promise<VerdictResponse> {
-  const posted = request.testCases;
-  const ids = posted.map((t) => testCaseId(project.projectId, t));
+/** The posted test cases as their ids, in order, and the identity at each position (built only for the few that are new). */
+interface PostedIds {
+  ids: string[];
+  at(i: number): Posted;
+  /** The field of position i, for errors. */
+  field(i: number): string;
+}
+
+function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds {
+  const { testCases, suites } = request;
+  if (!suites) {
+    const posted = testCases ?? [];
+    return { ids: posted.map((t) => testCaseId(projectId, t)), at: (i) => posted[i]!, field: (i) => `testCases[${i}]` };
+  }
+  let n = 0;
+  for (const s of suites) n += s.tests.length;
+  const ids: string[] = new Array(n);
+  const suiteAt = new Int32Array(n);
+  const testAt = new Int32Array(n);
+  let i = 0;
+  suites.forEach((s, g) => {
+    const idOf = suiteIds(projectId, s.module, s.suite);
+    for (let k = 0; k < s.tests.length; k++, i++) {
+      ids[i] = idOf(s.tests[k]!.name);
+      suiteAt[i] = g;
+      testAt[i] = k;
+    }
+  });
+  return {
+    ids,
+    at: (j) => {
+      const s = suites[suiteAt[j]!]!;
+      const t = s.tests[testAt[j]!]!;
+      return { module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs };
+    },
+    field: (j) => `suites[${suiteAt[j]}].tests[${testAt[j]}]`,
+  };
+}
+
+export async function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest): Promise<VerdictResponse> {
+  const { ids, at, field } = postedIds(project.projectId, request);
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
-  if (new Set(ids).size !== ids.length) rejectDuplicates(posted, 'testCases');
+  if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
   const [known, inventory] = scope
     ? await Promise.all([knownIds(db, scope, ids), inventorySize(db, scope)])
     : [{ has: () => false }, 0];
 
-  const candidates: Candidate[] = posted
-    .map((t, i) => ({ t, id: ids[i]! }))
-    .filter(({ id }) => !known.has(id))
-    .map(({ t, id }) => ({ module: t.module, suite: t.suite, name: t.name, testCaseId: id, durationMs: t.durationMs, ...price(t.durationMs, project.stress.curve) }))
-    .sort(compareIdentities);
+  const candidates: Candidate[] = [];
+  ids.forEach((id, i) => {
+    if (known.has(id)) return;
+    const t = at(i);
+    candidates.push({ module: t.module, suite: t.suite, name: t.name, testCaseId: id, durationMs: t.durationMs, ...price(t.durationMs, project.stress.curve) });
+  });
+  candidates.sort(compareIdentities);
 
   return {
     projectId: project.projectId,
@@ -36,7 +77,7 @@ export async function verdict(db: Database, project: Project, account: Account, 
     defaultBranch: branch,
     parameters: project.stress,
     inventory,
-    posted: posted.length,
+    posted: ids.length,
     candidates,
     guards: guards({
       defaultBranch: branch,

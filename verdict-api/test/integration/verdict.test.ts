@@ -83,6 +83,60 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
     else expect(presenceReads).toBe(2);
   });
 
+  it('answers a request grouped by suite as the same request one entry per test case', async () => {
+    const p = await seedProject(t.db, `grouped-${kind}`);
+    const history = { ...run('main-1', []), testCases: [
+      { module: ':app', suite: 'com.example.A', name: 'known', status: 'success' as const, durationMs: 5 },
+      { module: ':lib', suite: 'com.example.B', name: 'known', status: 'success' as const, durationMs: 5 },
+    ] };
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, history)).status).toBe(201);
+    const flat = [
+      { module: ':app', suite: 'com.example.A', name: 'known', durationMs: 4 },
+      { module: ':app', suite: 'com.example.A', name: 'added', durationMs: 40_000 },
+      { module: ':lib', suite: 'com.example.B', name: 'known', durationMs: 7 },
+      { module: ':lib', suite: 'com.example.B', name: 'also added', durationMs: 3 },
+      { module: ':app', suite: 'com.example.B', name: 'known', durationMs: 9 },
+    ];
+    const suites = [
+      { module: ':app', suite: 'com.example.A', tests: [{ name: 'known', durationMs: 4 }, { name: 'added', durationMs: 40_000 }] },
+      { module: ':lib', suite: 'com.example.B', tests: [{ name: 'known', durationMs: 7 }, { name: 'also added', durationMs: 3 }] },
+      { module: ':app', suite: 'com.example.B', tests: [{ name: 'known', durationMs: 9 }] },
+    ];
+    const a = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { runId: 'mr-1', mode: 'report', testCases: flat });
+    const b = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { runId: 'mr-1', mode: 'report', suites });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(b.body!.posted).toBe(5);
+    expect(b.body!.candidates.map((c: any) => [c.module, c.suite, c.name, c.durationMs])).toEqual([
+      [':app', 'com.example.A', 'added', 40_000],
+      [':app', 'com.example.B', 'known', 9],
+      [':lib', 'com.example.B', 'also added', 3],
+    ]);
+  });
+
+  it('refuses a verdict request with both forms or neither, a repeated identity across suites, and too many tests in its suites, naming the field', async () => {
+    const p = await seedProject(t.db, `grouped-bad-${kind}`);
+    const post = (body: unknown) => call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, body);
+    const suite = (name: string, tests: string[]) => ({ module: ':app', suite: name, tests: tests.map((n) => ({ name: n, durationMs: 1 })) });
+    const both = await post({ testCases: ids(['a']), suites: [suite('S', ['a'])] });
+    expect([both.status, both.body!.error.field]).toEqual([400, 'suites']);
+    expect(both.body!.error.message).toContain('exactly one of the two');
+    const neither = await post({ mode: 'report' });
+    expect([neither.status, neither.body!.error.field]).toEqual([400, 'testCases']);
+    const repeated = await post({ suites: [suite('S', ['a', 'b']), suite('T', ['a']), suite('S', ['c', 'b'])] });
+    expect(repeated.status).toBe(400);
+    expect(repeated.body!.error).toMatchObject({ code: 'BAD_REQUEST', field: 'suites[2].tests[1]' });
+    expect(repeated.body!.error.message).toContain('duplicate identity of suites[0].tests[1]');
+    const badName = await post({ suites: [suite('S', ['a']), { module: ':app', suite: 'T', tests: [{ name: '', durationMs: 1 }] }] });
+    expect([badName.status, badName.body!.error.field]).toEqual([400, 'suites[1].tests[0].name']);
+    const many = Array.from({ length: 100 }, (_, i) => suite(`S${i}`, Array.from({ length: 1_000 }, (_, k) => `t${k}`)));
+    many[0]!.tests.push({ name: 'one-more', durationMs: 1 });
+    const tooMany = await post({ suites: many });
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body!.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'suites' });
+  });
+
   it('fires the premise guard when the project has no default branch', async () => {
     const p = await seedProject(t.db, `nobranch-${kind}`, { defaultBranch: null });
     const v = await verdictOf(p, ['a']);
