@@ -21,7 +21,9 @@ export async function startFakeVerdict(
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     res.setHeader('content-type', 'application/json');
     if (req.url?.endsWith('/verdict')) {
-      const posted = body['testCases'] as Posted[];
+      // The CLI posts the grouped form (suites); older clients one entry per test case.
+      const suites = body['suites'] as { module: string; suite: string; tests: { name: string; durationMs: number }[] }[] | undefined;
+      const posted = suites ? suites.flatMap((s) => s.tests.map((t) => ({ module: s.module, suite: s.suite, ...t }))) : (body['testCases'] as Posted[]);
       const candidates = posted
         .filter(isNew)
         .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))

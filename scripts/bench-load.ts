@@ -10,7 +10,8 @@
 // Targets on 2 cores: >= 250 verdicts/s, p99 < 250 ms, 0 errors, uploads >= half unloaded.
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
-//     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--cpu-profile FILE]
+//     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|flat] [--cpu-profile FILE]
+// --form flat posts verdicts one entry per test case (older clients) instead of grouped by suite (the CLI).
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
 import { writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import { groupBySuite } from '../orchestrator/dist/verdict/verdict-client.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
@@ -177,13 +179,18 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
   };
 }
 
-/** Request k: `fresh` identities no run ever had (never cached: each is asked of ClickHouse), the rest known ones from a window rotating over the project's 10,000. */
-function verdictBody(identities: number, fresh: number, k: number): string {
+/**
+ * Request k: `fresh` identities no run ever had (never cached: each is asked of ClickHouse), the
+ * rest known ones from a window rotating over the project's 10,000. Grouped by suite as the CLI
+ * sends it, or one entry per test case (`flat`, what older clients send).
+ */
+function verdictBody(identities: number, fresh: number, k: number, flat: boolean): string {
   const known = Math.min(identities - fresh, IDENTITIES_PER_PROJECT);
   const testCases = [];
   for (let j = 0; j < known; j++) testCases.push({ ...knownIdentity((k * known + j) % IDENTITIES_PER_PROJECT), durationMs: ((j * 7919) % 40_000) + 3 });
   for (let j = 0; j < identities - known; j++) testCases.push({ ...newIdentity(k * identities + j), durationMs: ((j * 104_729) % 40_000) + 3 });
-  return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
+  if (flat) return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
+  return JSON.stringify({ suites: groupBySuite(testCases), mode: 'report', runId: `load-verdict-${k}` });
 }
 
 interface CpuProfile {
@@ -221,10 +228,15 @@ async function main(): Promise<void> {
   if (fresh > identities) throw new Error('--new must not exceed --identities');
   const uploadCases = intFlag(flags, 'upload-cases', 1_000);
   const solo = intFlag(flags, 'solo', 10);
+  const form = flags.get('form') ?? 'grouped';
+  if (form !== 'grouped' && form !== 'flat') throw new Error(`--form must be grouped or flat, not ${form}`);
+  const flat = form === 'flat';
   const profileFile = flags.get('cpu-profile');
   const profile = profileFile ? new Session() : null;
   profile?.connect();
-  log(`load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows`);
+  log(
+    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows`,
+  );
   for (const kind of engines) {
     const stages = new Map<string, number[]>();
     const b = await openBench(kind, { wrap: profiler(stages) });
@@ -238,7 +250,7 @@ async function main(): Promise<void> {
         clients: clientsN,
         seconds,
         solo,
-        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k)),
+        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k, flat)),
         expectedNew: identities - Math.min(identities - fresh, IDENTITIES_PER_PROJECT),
         uploadCases,
       };

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../log.js';
-import { createVerdictClient } from './verdict-client.js';
+import { createVerdictClient, groupBySuite, postedTestCases } from './verdict-client.js';
 
 const client = (fetch: typeof globalThis.fetch, timeoutMs = 1000) =>
   createVerdictClient({ serverUrl: 'http://api.test/', project: 'my proj', token: 't0k', timeoutMs, fetch, logger: silentLogger() });
@@ -26,6 +26,36 @@ describe('verdict client', () => {
     const r = await client(hang, 50).verdict({ testCases: [] });
     expect(r).toEqual({ ok: false, problem: 'http://api.test/api/v1/projects/my%20proj/verdict: no answer within 0.05 s' });
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('sends the verdict request grouped by suite, in order of first appearance', async () => {
+    let sent: unknown;
+    const fetch = (async (_url: string, init: RequestInit) => {
+      sent = JSON.parse(String(init.body));
+      return Response.json({});
+    }) as unknown as typeof globalThis.fetch;
+    const testCases = [
+      { module: ':app', suite: 'A', name: 'a1', durationMs: 1 },
+      { module: ':lib', suite: 'A', name: 'a1', durationMs: 2 },
+      { module: ':app', suite: 'B', name: 'b1', durationMs: 3 },
+      { module: ':app', suite: 'A', name: 'a2', durationMs: 4 },
+      // No module and suite pair can spell another's key.
+      { module: ':app:x', suite: 'y', name: 'n', durationMs: 5 },
+      { module: ':app', suite: ':xy', name: 'n', durationMs: 6 },
+    ];
+    await client(fetch).verdict({ runId: 'r1', mode: 'report', testCases });
+    expect(sent).toEqual({
+      runId: 'r1',
+      mode: 'report',
+      suites: [
+        { module: ':app', suite: 'A', tests: [{ name: 'a1', durationMs: 1 }, { name: 'a2', durationMs: 4 }] },
+        { module: ':lib', suite: 'A', tests: [{ name: 'a1', durationMs: 2 }] },
+        { module: ':app', suite: 'B', tests: [{ name: 'b1', durationMs: 3 }] },
+        { module: ':app:x', suite: 'y', tests: [{ name: 'n', durationMs: 5 }] },
+        { module: ':app', suite: ':xy', tests: [{ name: 'n', durationMs: 6 }] },
+      ],
+    });
+    expect(postedTestCases({ suites: groupBySuite(testCases) })).toHaveLength(testCases.length);
   });
 
   it('validates the verdict response', async () => {

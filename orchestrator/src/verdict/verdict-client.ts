@@ -15,10 +15,19 @@ import type { Logger } from '../log.js';
 /** A call's answer: the validated body, or a problem sentence for a warning line. */
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; problem: string };
 
+/** A test case that ran, as the verdict asks about it. */
+export interface PostedTestCase {
+  module: string;
+  suite: string;
+  name: string;
+  durationMs: number;
+}
+
 /** The three calls the orchestrator makes. */
 export interface VerdictClient {
   uploadRun(body: RunUpload): Promise<ApiResult<RunUploadResult>>;
-  verdict(body: { runId?: string; mode?: 'report' | 'enforce'; testCases: { module: string; suite: string; name: string; durationMs: number }[] }): Promise<ApiResult<VerdictResponse>>;
+  /** Sent grouped by suite (the API's `suites` form): half the bytes of one entry per test case. */
+  verdict(body: { runId?: string; mode?: 'report' | 'enforce'; testCases: PostedTestCase[] }): Promise<ApiResult<VerdictResponse>>;
   uploadGate(runId: string, body: GateUpload): Promise<ApiResult<unknown>>;
 }
 
@@ -112,9 +121,28 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
 
   return {
     uploadRun: (body) => post('/runs', body, RunUploadResult),
-    verdict: (body) => post('/verdict', body, VerdictResponse),
+    verdict: ({ testCases, ...rest }) => post('/verdict', { ...rest, suites: groupBySuite(testCases) }, VerdictResponse),
     uploadGate: (runId, body) => post(`/runs/${encodeURIComponent(runId)}/gate`, body, null),
   };
+}
+
+/** The verdict request's `suites`: the test cases grouped by (module, suite), in order of first appearance. */
+export function groupBySuite(testCases: readonly PostedTestCase[]): { module: string; suite: string; tests: { name: string; durationMs: number }[] }[] {
+  const groups = new Map<string, { module: string; suite: string; tests: { name: string; durationMs: number }[] }>();
+  for (const t of testCases) {
+    // Length-prefixed, so no module and suite pair can spell another's key.
+    const key = `${t.module.length}:${t.module}${t.suite}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { module: t.module, suite: t.suite, tests: [] }));
+    g.tests.push({ name: t.name, durationMs: t.durationMs });
+  }
+  return [...groups.values()];
+}
+
+/** The test cases of a verdict request in either form (what a fake of the API reads). */
+export function postedTestCases(body: { testCases?: PostedTestCase[]; suites?: ReturnType<typeof groupBySuite> }): PostedTestCase[] {
+  if (!body.suites) return body.testCases ?? [];
+  return body.suites.flatMap((s) => s.tests.map((t) => ({ module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs })));
 }
 
 /** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */

@@ -6,6 +6,7 @@ import { DEFAULT_STRESS_PARAMETERS, type Candidate, type VerdictResponse } from 
 import { testCaseId } from '@stress-gate/verdict-api/identity';
 // The server's own pricing, so the fake prices exactly as the real verdict does.
 import { price } from '../../../verdict-api/src/candidates/pricing.js';
+import { postedTestCases } from '../../src/verdict/verdict-client.js';
 
 export interface RecordedRequest {
   method: string;
@@ -57,7 +58,7 @@ export async function startFakeVerdictServer(verdict: (posted: Posted[]) => Verd
     if (req.method === 'GET' && req.url?.includes('/quarantine')) {
       res.end(JSON.stringify({ tests: [], nextCursor: null }));
     } else if (req.url?.endsWith('/verdict')) {
-      res.end(JSON.stringify(verdict((body as { testCases: Posted[] }).testCases)));
+      res.end(JSON.stringify(verdict(postedTestCases(body as Parameters<typeof postedTestCases>[0]))));
     } else if (req.url?.endsWith('/runs')) {
       const b = body as { runId: string; testCases: unknown[] };
       res.end(JSON.stringify({ runId: b.runId, shard: { index: 0, total: 1 }, testCases: b.testCases.length, newTestCases: 0, duplicate: false }));

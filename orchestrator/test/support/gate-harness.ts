@@ -8,6 +8,7 @@ import { identityKey } from '../../src/first-pass/test-case-result.js';
 import { silentLogger } from '../../src/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
 import { cannedVerdict } from './fake-verdict-server.js';
+import { postedTestCases } from '../../src/verdict/verdict-client.js';
 import { fakeGradle, type FakeCase } from './fake-gradle.js';
 
 /** The suite of the default first pass. */
@@ -70,7 +71,7 @@ export async function run(args: string[], s: Setup = {}) {
     events.push(`sent ${String(url).replace(/.*\/projects\/[^/]+/, '')}`);
     if (s.holdRunUpload && String(url).endsWith('/runs')) await s.holdRunUpload.then(() => events.push('run upload answered'));
     if (String(url).endsWith('/verdict')) {
-      const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(body.testCases);
+      const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(postedTestCases(body) as never[]);
       return answer instanceof Response ? answer : Response.json(answer);
     }
     if (s.uploadStatus && !String(url).endsWith('/verdict')) return new Response('nope', { status: s.uploadStatus });
