@@ -55,7 +55,7 @@ export interface AppDeps {
   verdictLog?: VerdictLog;
   /** When an upload's flakiness evaluation runs. Default: before the upload is answered (server.ts queues it after). */
   afterIngest?: AfterIngest;
-  /** Verdicts worked on at once; more wait their turn (admission.ts). Default VERDICT_CONCURRENCY. */
+  /** Verdicts worked on at once; more wait their turn (admission.ts). Default verdictConcurrency(db). */
   verdictConcurrency?: number;
   /** Serve the dashboard pages (default true). */
   dashboard?: boolean;
@@ -63,8 +63,13 @@ export interface AppDeps {
 
 type Env = AppEnv;
 
-/** Verdicts worked on at once by default: enough to overlap ClickHouse with parsing, few enough to keep the event loop's queue short. */
-export const VERDICT_CONCURRENCY = 12;
+/**
+ * Verdicts worked on at once by default: enough to overlap ClickHouse with parsing, few enough to
+ * keep the event loop's queue short. On embedded chDB a known project's verdict reads nothing
+ * (its presence is held whole, read-cache.ts) and is all CPU, so a few at once do; on a server each
+ * waits for a presence query, so more overlap (scripts/bench-load.ts measured both).
+ */
+export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
 
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
@@ -73,7 +78,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
   const afterIngest = deps.afterIngest ?? inlineAfterIngest();
-  const verdicts = new Admission(deps.verdictConcurrency ?? VERDICT_CONCURRENCY);
+  const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
   const app = new Hono<Env>();
 
   app.use(requestId());
