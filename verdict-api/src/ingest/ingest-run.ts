@@ -52,17 +52,20 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
 async function ingestShard(db: Database, project: Project, run: ParsedRunUpload, now: Date): Promise<RunUploadResult> {
   const { projectId } = project;
   const shard = run.shard;
-  const existing = await db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`
-    SELECT test_case_count, new_test_case_count FROM ${db.t('test_runs')} FINAL
-    WHERE project_id = ${uuid(projectId)} AND run_id = ${run.runId} AND shard_index = ${shard.index}`);
+  // Both reads at once (one wait behind a busy event loop instead of two): whether the shard is
+  // stored already, and what an earlier attempt that stopped half way (the client was never told
+  // it succeeded) left behind: those chunks are not written twice, and their is_new badges stand,
+  // although their own presence rows would now make them look old.
+  const [existing, prior] = await Promise.all([
+    db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`
+      SELECT test_case_count, new_test_case_count FROM ${db.t('test_runs')} FINAL
+      WHERE project_id = ${uuid(projectId)} AND run_id = ${run.runId} AND shard_index = ${shard.index}`),
+    priorAttempt(db, projectId, run.runId, shard.index),
+  ]);
   if (existing[0]) {
     return { runId: run.runId, shard, testCases: num(existing[0].test_case_count), newTestCases: num(existing[0].new_test_case_count), duplicate: true };
   }
   rejectDuplicates(run.testCases, 'testCases');
-  // An earlier attempt that stopped half way (the client was never told it succeeded) left some
-  // chunks behind: they are not written twice, and their is_new badges stand, although their own
-  // presence rows would now make them look old.
-  const prior = await priorAttempt(db, projectId, run.runId, shard.index);
 
   const ranAt = run.startedAt ? new Date(run.startedAt) : now;
   const ranAtText = formatDateTime(ranAt);
