@@ -101,7 +101,9 @@ async function main(): Promise<void> {
     // branch that seeds the history also waits for its own upload and asks again (it is history).
     const branch: NodeJS.ProcessEnv = { ...configured, CI_COMMIT_REF_NAME: 'feature/bench' };
     const gradleArgs = ['--offline', '-q', ':app:cleanTest', ':app:test'];
-    const cli = (mode: string) => [CLI, 'gradle', ...gradleArgs, '--stress-new-tests', mode, '--report-file', reportFile];
+    // --cpu-prof-dir DIR: every gate run writes its CPU profile there (open it in Chrome DevTools).
+    const profileDir = f.get('cpu-prof-dir');
+    const cli = (mode: string) => [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), CLI, 'gradle', ...gradleArgs, '--stress-new-tests', mode, '--report-file', reportFile];
     const variants: { name: string; run: () => Promise<Ran> }[] = [
       { name: 'plain gradle', run: () => run('gradle', gradleArgs, { cwd: project, env: configured }) },
       { name: 'gate report (no candidates)', run: () => run(process.execPath, cli('report'), { cwd: project, env: branch }) },
