@@ -117,8 +117,9 @@ const queues = new WeakMap<Database, LookupQueue>();
 /**
  * Which of `ids` have ever run in the scope (the verdict's question), as a membership test that
  * answers for each of them. Ids this process already knows to be present need no query (presence
- * is never deleted); the rest are asked of ClickHouse, merged with the lookups of concurrent requests. Where the scope is held whole (embedded chDB,
- * read-cache.ts), none are: an id not held has not run there. The answer is exact either way.
+ * is never deleted); the rest are asked of ClickHouse, merged with the lookups of concurrent
+ * requests. Where the scope is held whole (embedded chDB, read-cache.ts), none are: an id not held
+ * has not run there. The answer is exact either way.
  */
 export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<{ has(id: string): boolean }> {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
