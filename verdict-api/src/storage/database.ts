@@ -50,7 +50,8 @@ const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'admin_creden
  */
 export function database(engine: ClickHouseEngine, name: string): Database {
   const db = ident(name);
-  // chDB locks its data directory to one process; within it, presence is written through here.
+  // chDB locks its data directory to one process, and within it the service opens one Database
+  // (open.ts): its presence is written through here only, so a scope may be held whole.
   const cache = new ReadCache(engine.kind === 'embedded');
   const prefix = `${db.text}.`;
   const tableOf = (table: Sql): string | null => (table.text.startsWith(prefix) ? table.text.slice(prefix.length).replaceAll('`', '') : null);
