@@ -91,6 +91,9 @@ describe('the hand-written checks of the large bodies', () => {
       mode: 'enforce',
       testCases: [{ ...identity, durationMs: 12 }],
     });
+    const grouped = { mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', tests: [{ name: 'computesTotal()', durationMs: 12 }, { name: 'rounds()', durationMs: 3 }] }] };
+    expect(fastVerdictRequest(grouped)).toStrictEqual(v.parse(VerdictRequest, grouped));
+    expect(fastVerdictRequest(grouped)).not.toBeNull();
     expect(fastRunUpload({ runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] })).toStrictEqual(
       v.parse(RunUpload, { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] }),
     );
