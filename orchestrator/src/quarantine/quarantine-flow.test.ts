@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { identityKey } from '../first-pass/test-case-result.js';
 import { quarantineOf, run, S } from '../../test/support/gate-harness.js';
-import { postedTestCases } from '../verdict/verdict-client.js';
+import { postedTestCases } from '../../test/support/fake-verdict-server.js';
 
 const skipFileOf = (args: string[]) => args.find((a) => a.startsWith('-PstressGate.skip='))?.split('=').slice(1).join('=');
 

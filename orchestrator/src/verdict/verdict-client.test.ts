@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../log.js';
-import { createVerdictClient, groupBySuite, postedTestCases } from './verdict-client.js';
+import { postedTestCases } from '../../test/support/fake-verdict-server.js';
+import { createVerdictClient, groupBySuite } from './verdict-client.js';
 
 const client = (fetch: typeof globalThis.fetch, timeoutMs = 1000) =>
   createVerdictClient({ serverUrl: 'http://api.test/', project: 'my proj', token: 't0k', timeoutMs, fetch, logger: silentLogger() });

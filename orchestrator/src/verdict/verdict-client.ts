@@ -139,12 +139,6 @@ export function groupBySuite(testCases: readonly PostedTestCase[]): { module: st
   return [...groups.values()];
 }
 
-/** The test cases of a verdict request in either form (what a fake of the API reads). */
-export function postedTestCases(body: { testCases?: PostedTestCase[]; suites?: ReturnType<typeof groupBySuite> }): PostedTestCase[] {
-  if (!body.suites) return body.testCases ?? [];
-  return body.suites.flatMap((s) => s.tests.map((t) => ({ module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs })));
-}
-
 /** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */
 function retryAfterMs(response: Response): number | null {
   const value = response.headers.get('retry-after');

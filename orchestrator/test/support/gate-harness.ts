@@ -7,8 +7,7 @@ import { main } from '../../src/cli.js';
 import { identityKey } from '../../src/first-pass/test-case-result.js';
 import { silentLogger } from '../../src/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
-import { cannedVerdict } from './fake-verdict-server.js';
-import { postedTestCases } from '../../src/verdict/verdict-client.js';
+import { cannedVerdict, postedTestCases } from './fake-verdict-server.js';
 import { fakeGradle, type FakeCase } from './fake-gradle.js';
 
 /** The suite of the default first pass. */

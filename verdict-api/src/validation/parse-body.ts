@@ -34,7 +34,8 @@ export function parseVerdictRequest(input: unknown): ParsedVerdictRequest {
   const request = fastVerdictRequest(input) ?? parseBody(VerdictRequest, input);
   const { testCases, suites } = request;
   if ((testCases === undefined) === (suites === undefined)) {
-    throw new BadRequestError('testCases: give the test cases either as testCases or grouped as suites, exactly one of the two', testCases === undefined ? 'testCases' : 'suites');
+    const field = testCases === undefined ? 'testCases' : 'suites';
+    throw new BadRequestError(`${field}: give the test cases either as testCases or grouped as suites, exactly one of the two`, field);
   }
   if (suites) {
     let n = 0;
