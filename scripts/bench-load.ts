@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { groupBySuite } from '../orchestrator/dist/verdict/verdict-client.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
+import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
 import { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
 
@@ -165,7 +166,7 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
           add(kindOf(s.text), t);
         }
       },
-      async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
+      async insert(table: Sql, rows: InsertRows) {
         const t = performance.now();
         try {
           await e.insert(table, rows);

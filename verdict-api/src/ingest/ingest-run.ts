@@ -3,9 +3,10 @@
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
-import { presentIds } from '../presence/presence.js';
+import { absentIds } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
+import { TsvWriter } from '../storage/tab-separated.js';
 import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from './duplicates.js';
 
@@ -14,6 +15,9 @@ export const IS_NEW_WINDOW_DAYS = 90;
 
 /** Test case runs per insert: small enough to overlap encoding with writing, large enough for few parts. */
 export const INGEST_CHUNK = 10_000;
+
+/** The columns of test_case_runs an upload writes, in the order ingestShard encodes them. */
+const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci', 'ran_at', 'test_case_id', 'module', 'suite', 'name', 'status', 'duration_ms', 'muted', 'is_new'];
 
 /** Writes in flight: a rejected one is held (not unhandled) until it is awaited. */
 class Pipeline {
@@ -65,31 +69,46 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   if (existing[0]) {
     return { runId: run.runId, shard, testCases: num(existing[0].test_case_count), newTestCases: num(existing[0].new_test_case_count), duplicate: true };
   }
-  rejectDuplicates(run.testCases, 'testCases');
+  const ids = run.testCases.map((t) => testCaseId(projectId, t));
+  // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
+  if (new Set(ids).size !== ids.length) rejectDuplicates(run.testCases, 'testCases');
 
   const ranAt = run.startedAt ? new Date(run.startedAt) : now;
   const ranAtText = formatDateTime(ranAt);
   const isCi = run.isCi ? 1 : 0;
+  // What every row of this shard repeats, encoded once.
+  const shardFields = TsvWriter.fields(projectId, run.runId, shard.index, run.branch, isCi, ranAtText);
   const written = new Pipeline();
   // In chunks, so that ClickHouse writes one chunk while this process hashes and encodes the
   // next. The chunks' ids are disjoint, so a chunk's presence (written by the materialized
-  // view) cannot change another chunk's badges.
+  // view) cannot change another chunk's badges, and the next chunk's badges are asked for
+  // while this one is encoded and written.
+  const chunks: { start: number; ids: string[]; fresh: string[]; badges?: Promise<boolean[]> }[] = [];
+  for (let start = 0; start < ids.length; start += INGEST_CHUNK) {
+    const chunkIds = ids.slice(start, start + INGEST_CHUNK);
+    chunks.push({ start, ids: chunkIds, fresh: prior.badges.size === 0 ? chunkIds : chunkIds.filter((id) => !prior.badges.has(id)) });
+  }
+  const askBadges = (k: number): void => {
+    const c = chunks[k];
+    if (c === undefined || c.badges !== undefined) return;
+    c.badges = c.fresh.length === 0 ? Promise.resolve([]) : newBadges(db, project, c.fresh, ranAt);
+    c.badges.catch(() => undefined); // awaited in its turn
+  };
   let newTestCases = 0;
-  for (let start = 0; start < run.testCases.length; start += INGEST_CHUNK) {
-    const chunk = run.testCases.slice(start, start + INGEST_CHUNK);
-    const ids = chunk.map((t) => testCaseId(projectId, t));
-    const fresh = prior.badges.size === 0 ? ids : ids.filter((id) => !prior.badges.has(id));
-    const badges = fresh.length === 0 ? Promise.resolve([]) : newBadges(db, project, fresh, ranAt);
-    // Encoded while ClickHouse answers the badge query: the two overlap on separate cores.
+  for (let k = 0; k < chunks.length; k++) {
+    const { start, ids: chunkIds, fresh } = chunks[k]!;
+    askBadges(k);
+    askBadges(k + 1);
+    const chunk = run.testCases.slice(start, start + chunkIds.length);
     written.add(
       db.engine.insert(
         db.t('test_case_run_repetitions'),
         chunk.flatMap((t, i) =>
-          (prior.repeated.has(ids[i]!) ? [] : t.repetitions).map((r) => ({
+          (prior.repeated.has(chunkIds[i]!) ? [] : t.repetitions).map((r) => ({
             project_id: projectId,
             run_id: run.runId,
             shard_index: shard.index,
-            test_case_id: ids[i],
+            test_case_id: chunkIds[i],
             source: 'organic',
             repetition: r.repetition,
             status: r.status,
@@ -99,36 +118,24 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
         ),
       ),
     );
-    const freshBadges = await badges;
-    const isNew = fresh === ids ? freshBadges : badgesInOrder(ids, prior.badges, fresh, freshBadges);
+    const freshBadges = await chunks[k]!.badges!;
+    const isNew = fresh === chunkIds ? freshBadges : badgesInOrder(chunkIds, prior.badges, fresh, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
     const unwritten = prior.badges.size === 0 ? null : new Set(fresh);
-    // Fields are written out rather than spread from a shared object: V8 builds spread-then-
-    // extended literals on a slow path, 0.6 s per 50,000 rows (scripts/bench-ingest.ts).
-    // test_cases and test_case_branch_presence are filled from these rows by the materialized
-    // views of migration 0010, inside ClickHouse.
-    const rows: Record<string, unknown>[] = [];
+    // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
+    // string per row cost three times as much at 50,000 rows. test_cases and
+    // test_case_branch_presence are filled from these rows by the materialized views of
+    // migration 0010, inside ClickHouse.
+    const rows = new TsvWriter(RUN_COLUMNS, chunk.length * 256);
+    const ranIds: string[] = [];
     for (let i = 0; i < chunk.length; i++) {
-      if (unwritten && !unwritten.has(ids[i]!)) continue;
+      const id = chunkIds[i]!;
+      if (unwritten && !unwritten.has(id)) continue;
       const t = chunk[i]!;
-      rows.push({
-        project_id: projectId,
-        run_id: run.runId,
-        shard_index: shard.index,
-        test_case_id: ids[i],
-        module: t.module,
-        suite: t.suite,
-        name: t.name,
-        status: t.status,
-        duration_ms: t.durationMs,
-        muted: t.muted ? 1 : 0,
-        is_new: isNew[i] ? 1 : 0,
-        git_branch: run.branch,
-        is_ci: isCi,
-        ran_at: ranAtText,
-      });
+      rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
+      if (t.status !== 'skipped') ranIds.push(id);
     }
-    written.add(db.engine.insert(db.t('test_case_runs'), rows));
+    written.add(db.engine.insert(db.t('test_case_runs'), rows.finish({ projectId, branch: run.branch, isCi: run.isCi, ranIds })));
     await written.atMost(4);
   }
   await written.atMost(0);
@@ -178,6 +185,6 @@ function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolea
 async function newBadges(db: Database, project: Project, ids: string[], ranAt: Date): Promise<boolean[]> {
   if (project.defaultBranch === null) return ids.map(() => false);
   const since = new Date(ranAt.getTime() - IS_NEW_WINDOW_DAYS * 86_400_000);
-  const seen = await presentIds(db, { projectId: project.projectId, branch: project.defaultBranch, isCi: true }, ids, since);
-  return ids.map((id) => !seen.has(id));
+  const unseen = await absentIds(db, { projectId: project.projectId, branch: project.defaultBranch, isCi: true }, ids, since);
+  return ids.map((id) => unseen.has(id));
 }

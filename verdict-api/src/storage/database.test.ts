@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { database } from './database.js';
 import type { ClickHouseEngine, EngineKind } from './engine.js';
 import { scopeKey } from './read-cache.js';
+import { TsvWriter } from './tab-separated.js';
 
 /** An engine whose inserts succeed or fail as told (the boundary; storage itself is tested on the real engines). */
 function fakeEngine(kind: EngineKind, failInserts: () => boolean): ClickHouseEngine {
@@ -38,5 +39,26 @@ describe('database: the read cache follows this process\'s writes', () => {
     await expect(db.engine.insert(db.t('test_case_runs'), [row('c')])).rejects.toThrow('insert refused');
     expect(known.isWhole(scope)).toBe(false);
     expect(known.of(scope)?.has('c')).toBe(false);
+  });
+
+  it('takes the presence of encoded test case runs from what they say ran, and lets go of all when they do not say', async () => {
+    let fail = false;
+    const db = database(fakeEngine('embedded', () => fail), 'db');
+    const known = db.cache.known;
+    const encoded = (id: string) => new TsvWriter(['test_case_id']).text(id);
+    known.endWholeLoad(scope, ['a'], known.beginWholeLoad(scope));
+    const ran = encoded('b');
+    ran.endRow();
+    await db.engine.insert(db.t('test_case_runs'), ran.finish({ projectId: 'p', branch: 'main', isCi: true, ranIds: ['b'] }));
+    expect([known.isWhole(scope), known.of(scope)?.has('b')]).toEqual([true, true]);
+
+    fail = true;
+    await expect(db.engine.insert(db.t('test_case_runs'), ran.finish({ projectId: 'p', branch: 'main', isCi: true, ranIds: ['c'] }))).rejects.toThrow('insert refused');
+    expect(known.isWhole(scope)).toBe(false);
+
+    fail = false;
+    known.endWholeLoad(scope, ['a'], known.beginWholeLoad(scope));
+    await db.engine.insert(db.t('test_case_runs'), ran.finish());
+    expect(known.of(scope)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 import { ident, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
 import { ReadCache, scopeKey } from './read-cache.js';
+import { type InsertRows, TsvRows } from './tab-separated.js';
 
 export type TableName =
   | 'accounts'
@@ -88,18 +89,31 @@ export function database(engine: ClickHouseEngine, name: string): Database {
 }
 
 /** Test case runs that ran (not skipped) are presence (migration 0010): known in their scope. */
-function notePresence(cache: ReadCache, rows: readonly Record<string, unknown>[], written: boolean): void {
+function notePresence(cache: ReadCache, rows: InsertRows, written: boolean): void {
+  const byScope = ranByScope(rows);
+  // Encoded rows that do not say what ran are not trusted to be none.
+  if (byScope === null) return cache.clear();
+  for (const [key, ids] of byScope) {
+    cache.inventory.delete(key);
+    if (written) cache.known.addIfCached(key, ids);
+    else cache.known.incomplete(key);
+  }
+}
+
+/** The ids of rows that ran, by presence scope; null for encoded rows that do not tell. */
+function ranByScope(rows: InsertRows): Map<string, readonly string[]> | null {
+  if (rows instanceof TsvRows) {
+    if (rows.presence === undefined) return null;
+    const { projectId, branch, isCi, ranIds } = rows.presence;
+    return new Map(rows.count === 0 ? [] : [[scopeKey(projectId, branch, isCi), ranIds]]);
+  }
   const byScope = new Map<string, string[]>();
   for (const r of rows) {
     if (r['status'] === 'skipped') continue;
     const key = scopeKey(String(r['project_id']), String(r['git_branch']), Number(r['is_ci']));
     (byScope.get(key) ?? byScope.set(key, []).get(key)!).push(String(r['test_case_id']));
   }
-  for (const [key, ids] of byScope) {
-    cache.inventory.delete(key);
-    if (written) cache.known.addIfCached(key, ids);
-    else cache.known.incomplete(key);
-  }
+  return byScope;
 }
 
 /** ClickHouse 18.16 prints 64-bit integers as JSON strings; newer engines as numbers. */

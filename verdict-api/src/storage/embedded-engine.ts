@@ -4,7 +4,7 @@ import { Session } from 'chdb';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
-import { toTabSeparated } from './tab-separated.js';
+import { encodeInsert, type InsertRows } from './tab-separated.js';
 
 /** Opens chDB on a data directory kept across restarts. chDB allows one data directory per process. */
 export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
@@ -36,12 +36,12 @@ export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
     async query<Row>(statement: Sql) {
       return parseJsonEachRow<Row>(await run(statement.text, 'JSONEachRow'));
     },
-    async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
-      if (rows.length === 0) return;
+    async insert(table: Sql, rows: InsertRows) {
       const s = live();
       try {
-        const { columns, body } = toTabSeparated(rows);
-        await s.insert({ table: table.text.replaceAll('`', ''), values: Buffer.from(body, 'utf8'), format: 'TabSeparated', columns });
+        const encoded = encodeInsert(rows);
+        if (encoded === null) return;
+        await s.insert({ table: table.text.replaceAll('`', ''), values: encoded.body, format: 'TabSeparated', columns: encoded.columns });
       } catch (error) {
         throw new StorageError(`embedded ClickHouse insert into ${table.text}: ${(error as Error).message}`, { cause: error });
       }

@@ -1,6 +1,7 @@
 // What the store needs from a ClickHouse: statements, JSONEachRow reads and inserts. Two
 // real implementations stand behind it: embedded chDB and a server over HTTP.
 import type { Sql } from '../sql/bind.js';
+import type { InsertRows } from './tab-separated.js';
 
 export type EngineKind = 'embedded' | 'server';
 
@@ -11,8 +12,8 @@ export interface ClickHouseEngine {
   command(statement: Sql): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow). Omit the FORMAT clause. */
   query<Row = Record<string, unknown>>(statement: Sql): Promise<Row[]>;
-  /** Inserts rows (all with the same keys) into a database-qualified table, as TabSeparated. */
-  insert(table: Sql, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /** Inserts rows (all with the same keys, or encoded by a TsvWriter) into a database-qualified table, as TabSeparated. */
+  insert(table: Sql, rows: InsertRows): Promise<void>;
   /** Resolves when the engine answers; rejects with StorageUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

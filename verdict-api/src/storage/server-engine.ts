@@ -5,7 +5,7 @@ import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
 import { Readable } from 'node:stream';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
-import { toTabSeparated } from './tab-separated.js';
+import { encodeInsert, type InsertRows } from './tab-separated.js';
 
 export interface ServerEngineOptions {
   url: string;
@@ -43,11 +43,12 @@ export function openServerEngine(options: ServerEngineOptions): ClickHouseEngine
         return result.json<Row>();
       });
     },
-    async insert(table: Sql, rows: readonly Record<string, unknown>[]) {
-      if (rows.length === 0) return;
-      const { columns, body } = toTabSeparated(rows);
+    async insert(table: Sql, rows: InsertRows) {
+      const encoded = encodeInsert(rows);
+      if (encoded === null) return;
+      const { columns, body } = encoded;
       await wrap(`insert into ${table.text}`, () =>
-        client.insert({ table: table.text, values: Readable.from([Buffer.from(body, 'utf8')], { objectMode: false }), format: 'TabSeparated', columns: columns as [string, ...string[]] }),
+        client.insert({ table: table.text, values: Readable.from([body], { objectMode: false }), format: 'TabSeparated', columns: columns as [string, ...string[]] }),
       );
     },
     async ping() {

@@ -40,6 +40,28 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     expect(Number(raw[0]!.n)).toBe(2);
   });
 
+  it('badges a test case new unless it ran in CI on the default branch within 90 days', async () => {
+    const p = await seedProject(t.db, `badge-${kind}`);
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const post = (body: ReturnType<typeof run>) => call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    await post(run('long-ago', ['old'], { startedAt: ago(100) }));
+    await post(run('recent', ['known'], { startedAt: ago(10), testCases: [...run('x', ['known']).testCases, { module: ':app', suite: 'com.example.CheckoutTest', name: 'skipped', status: 'skipped', durationMs: 0 }] }));
+    await post(run('feature', ['branch-only'], { branch: 'feature/x', startedAt: ago(1) }));
+    await post(run('laptop', ['local-only'], { isCi: false, startedAt: ago(1) }));
+    const now = await post(run('now', ['old', 'known', 'skipped', 'branch-only', 'local-only', 'brand-new'], { startedAt: ago(0) }));
+    expect(now.body).toMatchObject({ testCases: 6, newTestCases: 5, duplicate: false });
+    const rows = await t.db.engine.query<{ name: string; is_new: unknown }>(sql`
+      SELECT name, is_new FROM ${t.db.t('test_case_runs')} FINAL WHERE project_id = ${uuid(p.projectId)} AND run_id = 'now' ORDER BY name`);
+    expect(rows.map((r) => [r.name, Number(r.is_new)])).toEqual([
+      ['branch-only', 1],
+      ['brand-new', 1],
+      ['known', 0],
+      ['local-only', 1],
+      ['old', 1],
+      ['skipped', 1],
+    ]);
+  });
+
   it('merges shards of one run into one run', async () => {
     const p = await seedProject(t.db, `shards-${kind}`);
     await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('sharded', ['a'], { shard: { index: 0, total: 2 } }));
