@@ -86,6 +86,34 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   return outcome;
 }
 
+/**
+ * Ingestion's shortcut for test cases already marked flaky whose retries disagreed in the run just
+ * stored (at `ranAt`): for a marked test, the evidence window only ever moves the mark's latest
+ * flaky time, and this run is that evidence, so the mark moves to `ranAt` without reading the
+ * window (an upload whose thousands of known-flaky tests were retried read all their history on
+ * every upload). Evidence that any other run brought was evaluated when that run was stored, or
+ * is caught up by the sweep. Returns the ids it refreshed and the rest, which need evaluateMarks.
+ */
+export async function refreshMarked(deps: DomainDeps, project: Project, now: Date, ids: readonly string[], ranAt: string): Promise<{ refreshed: string[]; rest: string[] }> {
+  if (!project.flakyPolicy.autoMarkFlaky || ids.length === 0) return { refreshed: [], rest: [...ids] };
+  const current = await marksOf(deps.db, project.projectId, ids);
+  // Evidence older than the window does not count (as in evaluateMarks).
+  const windowStart = stamp(new Date(now.getTime() - windowDays(project) * DAY_MS));
+  const refreshed: string[] = [];
+  const rest: string[] = [];
+  const writes: { mark: FlakyMark; changed: boolean }[] = [];
+  for (const id of ids) {
+    const mark = current.get(id);
+    if (!mark?.marked) rest.push(id);
+    else if (ranAt > mark.lastFlakyAt && ranAt >= windowStart) {
+      writes.push({ mark: { ...mark, lastFlakyAt: ranAt }, changed: false });
+      refreshed.push(id);
+    }
+  }
+  if (writes.length > 0) await writeMarks(deps.db, writes);
+  return { refreshed, rest };
+}
+
 /** "2 flaky runs in 2 distinct commits within 14 days (threshold 1); latest: …" */
 export function markReason(evidence: readonly FlakyEvidence[], commits: number, days: number, threshold: number): string {
   const latest = evidence.reduce((a, b) => (b.at > a.at ? b : a));

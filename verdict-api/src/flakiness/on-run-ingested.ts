@@ -5,7 +5,8 @@ import type { Project } from '../accounts/projects.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import type { ParsedRunUpload } from '../validation/parse-body.js';
-import { evaluateMarks, type MarkOutcome } from './evaluate-marks.js';
+import { formatDateTime } from '../sql/bind.js';
+import { evaluateMarks, type MarkOutcome, refreshMarked } from './evaluate-marks.js';
 import { commitConflicts } from './flaky-evidence.js';
 
 /** What an upload revealed, kept small enough to wait in a queue: the ids whose retries disagreed, and the run's commit. */
@@ -13,28 +14,35 @@ export interface Revealed {
   runId: string;
   isCi: boolean;
   commit: string;
+  /** When the run ran, as stored ('YYYY-MM-DD hh:mm:ss' UTC): the time of its retries' evidence. */
+  ranAt: string;
   retried: string[];
 }
 
 /** Pure: the upload's test cases whose own retries disagreed. */
-export function revealedBy(project: Project, run: ParsedRunUpload): Revealed {
+export function revealedBy(project: Project, run: ParsedRunUpload, now: Date): Revealed {
   const retried: string[] = [];
   for (const t of run.testCases) {
     if (t.repetitions.length < 2) continue;
     const statuses = new Set(t.repetitions.map((r) => r.status));
     if (statuses.size > 1) retried.push(testCaseId(project.projectId, t));
   }
-  return { runId: run.runId, isCi: run.isCi, commit: run.commit, retried };
+  // The time ingestion stores on the run's rows (ingest-run.ts).
+  const ranAt = formatDateTime(run.startedAt ? new Date(run.startedAt) : now);
+  return { runId: run.runId, isCi: run.isCi, commit: run.commit, ranAt, retried };
 }
 
 /** Marks (and alerts on) what this upload revealed; errors are logged, never fail the upload. */
 export async function onRunIngested(deps: DomainDeps, project: Project, run: ParsedRunUpload | Revealed, now: Date): Promise<MarkOutcome | null> {
-  const revealed = 'testCases' in run ? revealedBy(project, run) : run;
+  const revealed = 'testCases' in run ? revealedBy(project, run, now) : run;
   try {
-    const ids = new Set(revealed.retried);
+    // Marked test cases whose retries disagreed here only move their latest evidence to this run.
+    const { refreshed, rest } = await refreshMarked(deps, project, now, revealed.retried, revealed.ranAt);
+    const ids = new Set(rest);
     if (revealed.isCi) for (const id of await commitConflicts(deps.db, project.projectId, revealed.commit)) ids.add(id);
-    if (ids.size === 0) return null;
-    return await evaluateMarks(deps, project, now, [...ids]);
+    if (ids.size === 0) return refreshed.length === 0 ? null : { marked: [], refreshed, quarantined: [] };
+    const outcome = await evaluateMarks(deps, project, now, [...ids]);
+    return { ...outcome, refreshed: [...new Set([...refreshed, ...outcome.refreshed])] };
   } catch (error) {
     deps.log.warn({ err: error, project: project.handle, runId: revealed.runId }, 'flaky marks not evaluated at ingestion; the sweep will');
     return null;
@@ -67,7 +75,7 @@ export function queuedAfterIngest(maxQueued = EVALUATIONS_QUEUED): AfterIngest {
   let tail: Promise<void> = Promise.resolve();
   let queued = 0;
   const run = async (deps: DomainDeps, project: Project, upload: ParsedRunUpload, now: Date) => {
-    const revealed = revealedBy(project, upload);
+    const revealed = revealedBy(project, upload, now);
     if (queued >= maxQueued) {
       deps.log.warn({ project: project.handle, runId: upload.runId, queued }, 'flaky-mark evaluation queue full: this upload is left to the sweep');
       return;

@@ -142,6 +142,10 @@ describe.each(ENGINES)('flakiness attribution on %s ClickHouse', (kind) => {
     nowMs = D0 + 10 * DAY_MS;
     await organicRetries(q, 'b');
     expect((await page(q)).mark.lastFlakyAt).toBe('2026-11-12 10:00:00');
+    // A late upload of an older run's retries does not move it back.
+    nowMs = D0 + 5 * DAY_MS;
+    await organicRetries(q, 'late');
+    expect((await page(q)).mark.lastFlakyAt).toBe('2026-11-12 10:00:00');
     expect((await sweep(domain(), new Date(D0 + 14 * DAY_MS))).cleared).not.toContain(q.id);
     expect((await sweep(domain(), new Date(D0 + 24 * DAY_MS))).cleared).toContain(q.id);
   });
