@@ -28,9 +28,22 @@ export interface JUnitXmlReader {
   end(): JUnitXmlResult;
 }
 
-/** A new reader for `file` (the name goes into every error). */
-export function createJUnitXmlReader(file: string): JUnitXmlReader {
-  const parser = sax.parser(true, { trim: false, normalize: false, position: true });
+/** What the reader keeps of a report's elements, fed by sax or by the strict scanner (junit-xml-strict.ts). */
+export interface JUnitCollector {
+  /** An element opened; `where` locates it for an error. */
+  open(name: string, attrs: Record<string, string>, where: () => string): void;
+  /** The innermost open element closed. */
+  close(where: () => string): void;
+  /** The first problem so far (naming the file), or null. */
+  readonly problem: string | null;
+  /** Records a problem of the document itself (the first one is kept). */
+  fail(message: string): void;
+  /** The report's cases, or its first problem. */
+  result(): JUnitXmlResult;
+}
+
+/** A collector for `file` (the name goes into every error). */
+export function createJUnitCollector(file: string): JUnitCollector {
   const cases: RawTestCase[] = [];
   // The name attribute of each open element that is a testsuite, else null.
   const suites: (string | null)[] = [];
@@ -39,70 +52,85 @@ export function createJUnitXmlReader(file: string): JUnitXmlReader {
   let currentDepth = -1;
   let depth = 0;
   let problem: string | null = null;
-
   const fail = (message: string) => {
     problem ??= `${file}: ${message}`;
   };
+  return {
+    get problem() {
+      return problem;
+    },
+    fail,
+    open(name, attrs, where) {
+      depth++;
+      if (name === 'testsuite') {
+        sawSuite = true;
+        suites.push(attrs['name'] ?? null);
+        return;
+      }
+      suites.push(null);
+      if (name === 'testcase' && current === null) {
+        const caseName = attrs['name'];
+        const suite = attrs['classname'] ?? suites.findLast((s) => s !== null) ?? undefined;
+        if (caseName === undefined || suite === undefined) return fail(`a <testcase> has no name or classname (${where()})`);
+        current = { suite, name: caseName, durationMs: durationMs(attrs['time']), results: [] };
+        currentDepth = depth;
+        return;
+      }
+      // Only the testcase's own children say how it went: not elements nested deeper, and never
+      // an attribute that happens to be called "failure".
+      if (current !== null && depth === currentDepth + 1 && RESULT_ELEMENTS.has(name)) {
+        current.results.push({ kind: name as RawTestCase['results'][number]['kind'], durationMs: attrs['time'] === undefined ? null : durationMs(attrs['time']) });
+      }
+    },
+    close() {
+      suites.pop();
+      if (current !== null && depth === currentDepth) {
+        if (cases.length >= MAX_CASES_PER_FILE) fail(`more than ${MAX_CASES_PER_FILE.toLocaleString('en-US')} test cases in one report; refused`);
+        else cases.push(current);
+        current = null;
+        currentDepth = -1;
+      }
+      depth--;
+    },
+    result() {
+      if (problem !== null) return { ok: false, error: problem };
+      if (!sawSuite) return { ok: false, error: `${file}: not a JUnit XML report (no <testsuite> element)` };
+      return { ok: true, cases: groupExecutions(cases) };
+    },
+  };
+}
+
+/** A new reader for `file` (the name goes into every error). */
+export function createJUnitXmlReader(file: string): JUnitXmlReader {
+  const parser = sax.parser(true, { trim: false, normalize: false, position: true });
+  const collector = createJUnitCollector(file);
   const where = () => `line ${parser.line + 1}, column ${parser.column + 1}`;
 
-  parser.ondoctype = () => fail(`refused at ${where()}: it has a DOCTYPE; JUnit reports have none, and this reader never processes one (no entity is expanded, no external file is read)`);
-  parser.onerror = (e) => fail(`broken JUnit XML at ${where()}: ${e.message.split('\n')[0]}`);
-  parser.onopentag = (tag) => {
-    depth++;
-    const attrs = tag.attributes as Record<string, string>;
-    if (tag.name === 'testsuite') {
-      sawSuite = true;
-      suites.push(attrs['name'] ?? null);
-      return;
-    }
-    suites.push(null);
-    if (tag.name === 'testcase' && current === null) {
-      const name = attrs['name'];
-      const suite = attrs['classname'] ?? suites.findLast((s) => s !== null) ?? undefined;
-      if (name === undefined || suite === undefined) return fail(`a <testcase> has no name or classname (${where()})`);
-      current = { suite, name, durationMs: durationMs(attrs['time']), results: [] };
-      currentDepth = depth;
-      return;
-    }
-    // Only the testcase's own children say how it went: not elements nested deeper, and never
-    // an attribute that happens to be called "failure".
-    if (current !== null && depth === currentDepth + 1 && RESULT_ELEMENTS.has(tag.name)) {
-      current.results.push({ kind: tag.name as RawTestCase['results'][number]['kind'], durationMs: attrs['time'] === undefined ? null : durationMs(attrs['time']) });
-    }
-  };
-  parser.onclosetag = () => {
-    suites.pop();
-    if (current !== null && depth === currentDepth) {
-      if (cases.length >= MAX_CASES_PER_FILE) fail(`more than ${MAX_CASES_PER_FILE.toLocaleString('en-US')} test cases in one report; refused`);
-      else cases.push(current);
-      current = null;
-      currentDepth = -1;
-    }
-    depth--;
-  };
+  parser.ondoctype = () => collector.fail(`refused at ${where()}: it has a DOCTYPE; JUnit reports have none, and this reader never processes one (no entity is expanded, no external file is read)`);
+  parser.onerror = (e) => collector.fail(`broken JUnit XML at ${where()}: ${e.message.split('\n')[0]}`);
+  parser.onopentag = (tag) => collector.open(tag.name, tag.attributes as Record<string, string>, where);
+  parser.onclosetag = () => collector.close(where);
 
   return {
     write(chunk) {
-      if (problem !== null) return false;
+      if (collector.problem !== null) return false;
       try {
         parser.write(chunk);
       } catch (e) {
         // sax throws on a write after an error it already reported; keep the first message.
-        fail(`broken JUnit XML at ${where()}: ${(e as Error).message.split('\n')[0]}`);
+        collector.fail(`broken JUnit XML at ${where()}: ${(e as Error).message.split('\n')[0]}`);
       }
-      return problem === null;
+      return collector.problem === null;
     },
     end() {
-      if (problem === null) {
+      if (collector.problem === null) {
         try {
           parser.close();
         } catch (e) {
-          fail(`broken JUnit XML: ${(e as Error).message.split('\n')[0]}`);
+          collector.fail(`broken JUnit XML: ${(e as Error).message.split('\n')[0]}`);
         }
       }
-      if (problem !== null) return { ok: false, error: problem };
-      if (!sawSuite) return { ok: false, error: `${file}: not a JUnit XML report (no <testsuite> element)` };
-      return { ok: true, cases: groupExecutions(cases) };
+      return collector.result();
     },
   };
 }

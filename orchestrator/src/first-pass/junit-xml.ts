@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createJUnitXmlReader } from './junit-xml-reader.js';
+import { parseStrictJUnitXml } from './junit-xml-strict.js';
 
 /** One execution of a test case (a retried test has several). */
 export interface XmlExecution {
@@ -27,8 +28,13 @@ export type JUnitXmlResult = { ok: true; cases: XmlTestCase[] } | { ok: false; e
 
 const SLICE_CHARS = 64 * 1024;
 
-/** Pure: parses a whole report held in a string (for tests and small inputs). */
+/** Pure: parses a whole report held in a string: the strict fast path, else sax. */
 export function parseJUnitXml(xml: string, file: string): JUnitXmlResult {
+  return parseStrictJUnitXml(xml, file) ?? parseJUnitXmlWithSax(xml, file);
+}
+
+/** Pure: parses a whole report with sax (the reference the fast path is held to). */
+export function parseJUnitXmlWithSax(xml: string, file: string): JUnitXmlResult {
   const reader = createJUnitXmlReader(file);
   // In slices, as from a file: the parser checks its buffer bounds between writes.
   for (let i = 0; i < xml.length && reader.write(xml.slice(i, i + SLICE_CHARS)); i += SLICE_CHARS);
@@ -54,7 +60,10 @@ export async function readJUnitXmlFile(file: string): Promise<JUnitXmlResult> {
   if (whole && isUtf8(whole)) {
     // Valid as a whole (checked natively): decoded at once, without a BOM as TextDecoder drops it.
     const bom = whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf ? 3 : 0;
-    reader.write(whole.toString('utf8', bom));
+    const text = whole.toString('utf8', bom);
+    const strict = parseStrictJUnitXml(text, file);
+    if (strict !== null) return strict;
+    reader.write(text);
     return reader.end();
   }
   const stream = whole ? null : createReadStream(file, { highWaterMark: WHOLE_FILE_BYTES });
