@@ -55,13 +55,18 @@ const TARGET_P99 = 250;
 // ---------------------------------------------------------------------------------------------
 // The clients (worker thread).
 
+/**
+ * Upload k: a commit of its own, except that every fourth upload is a rerun of the commit before
+ * (CI reruns happen; 400 uploads of one commit do not, and would make each upload's check for a
+ * commit with both a failing and a passing run read every earlier one).
+ */
 function uploadBody(k: number, cases: number): string {
   const testCases = [];
   for (let i = 0; i < cases; i++) {
     const id = i % 2 === 0 ? knownIdentity((k * cases + i) % IDENTITIES_PER_PROJECT) : newIdentity(1_000_000 + k * cases + i);
     testCases.push({ ...id, status: i % 97 === 5 ? 'failure' : 'success', durationMs: ((i * 7919) % 12_000) + 0.5 });
   }
-  return JSON.stringify({ runId: `load-${process.pid}-${k}`, branch: 'feature/load', commit: 'c0ffee', isCi: true, status: 'success', durationMs: 60_000, testCases });
+  return JSON.stringify({ runId: `load-${process.pid}-${k}`, branch: 'feature/load', commit: `c0ffee-${k % 4 === 3 ? k - 1 : k}`, isCi: true, status: 'success', durationMs: 60_000, testCases });
 }
 
 async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResult }> {
@@ -150,7 +155,9 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
     if (/\.`?accounts`?\b/.test(text)) return 'auth: account';
     if (/uniqExact/.test(text)) return 'verdict: inventory';
     if (/test_case_branch_presence/.test(text)) return /ran_at >=/.test(text) ? 'upload: is_new badges' : 'verdict: present ids';
-    if (/test_runs/.test(text)) return 'upload: retry check';
+    if (/test_runs/.test(text)) return /git_commit =/.test(text) ? 'upload: runs of its commit (flaky check)' : 'upload: retry check';
+    if (/HAVING countIf/.test(text)) return 'upload: commit conflicts (flaky check)';
+    if (/UNION ALL/.test(text)) return 'upload: earlier attempt';
     return 'other query';
   };
   return (e) => {

@@ -84,8 +84,8 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     let stored!: () => void;
     const upload = new Promise<void>((resolve) => (stored = resolve));
     const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky, holdRunUpload: upload, after: async (kind) => void (kind === 'stress' && stored()) });
-    // The verdict request leaves first: the server answers it before it parses the larger upload.
-    expect(r.events).toEqual(['first pass starts', 'sent /verdict', 'sent /runs', 'stress pass starts', 'run upload answered', `sent /runs/${r.report.runId}/gate`]);
+    // The upload leaves once the verdict is answered, so it cannot hold up the answer on the API.
+    expect(r.events).toEqual(['first pass starts', 'sent /verdict', 'verdict answered', 'sent /runs', 'stress pass starts', 'run upload answered', `sent /runs/${r.report.runId}/gate`]);
     expect(r.report).toMatchObject({ outcome: 'failed', overhead: { beforeFirstPassMs: expect.any(Number), firstPassMs: expect.any(Number), afterFirstPassMs: expect.any(Number) } });
   });
 
@@ -94,7 +94,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     const upload = new Promise<void>((resolve) => (stored = resolve));
     setTimeout(() => stored(), 50);
     const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky, holdRunUpload: upload, env: { GITLAB_CI: 'true', CI_COMMIT_REF_NAME: 'main', CI_COMMIT_SHA: 'abc' } });
-    expect(r.events.slice(0, 5)).toEqual(['first pass starts', 'sent /verdict', 'sent /runs', 'run upload answered', 'sent /verdict']);
+    expect(r.events.slice(0, 7)).toEqual(['first pass starts', 'sent /verdict', 'verdict answered', 'sent /runs', 'run upload answered', 'sent /verdict', 'verdict answered']);
   });
 
   it('enforce: exits 1 when a new test disagrees with itself, 0 when all pass', async () => {

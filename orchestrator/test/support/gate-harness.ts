@@ -71,6 +71,7 @@ export async function run(args: string[], s: Setup = {}) {
     if (s.holdRunUpload && String(url).endsWith('/runs')) await s.holdRunUpload.then(() => events.push('run upload answered'));
     if (String(url).endsWith('/verdict')) {
       const answer = await (s.verdict ?? ((p: never[]) => cannedVerdict(p, isNew)))(postedTestCases(body) as never[]);
+      events.push('verdict answered');
       return answer instanceof Response ? answer : Response.json(answer);
     }
     if (s.uploadStatus && !String(url).endsWith('/verdict')) return new Response('nope', { status: s.uploadStatus });
