@@ -20,6 +20,9 @@ export const MAX_CASES_PER_FILE = 1_000_000;
 /** Result elements of a testcase; the rerun/flaky ones are Surefire's (and Gradle's mergeReruns). */
 const RESULT_ELEMENTS = new Set(['failure', 'error', 'skipped', 'flakyFailure', 'flakyError', 'rerunFailure', 'rerunError']);
 
+/** The results of a test case that has none (most): shared, replaced by its own list on the first. */
+const NO_RESULTS: RawTestCase['results'] = [];
+
 /** Feeds a report in chunks; `end` gives its cases or the first problem, naming `file`. */
 export interface JUnitXmlReader {
   /** Parses the next chunk; returns false once the report is known to be broken. */
@@ -72,13 +75,14 @@ export function createJUnitCollector(file: string): JUnitCollector {
         const caseName = attrs['name'];
         const suite = attrs['classname'] ?? suites.findLast((s) => s !== null) ?? undefined;
         if (caseName === undefined || suite === undefined) return fail(`a <testcase> has no name or classname (${where()})`);
-        current = { suite, name: caseName, durationMs: durationMs(attrs['time']), results: [] };
+        current = { suite, name: caseName, durationMs: durationMs(attrs['time']), results: NO_RESULTS };
         currentDepth = depth;
         return;
       }
       // Only the testcase's own children say how it went: not elements nested deeper, and never
       // an attribute that happens to be called "failure".
       if (current !== null && depth === currentDepth + 1 && RESULT_ELEMENTS.has(name)) {
+        if (current.results === NO_RESULTS) current.results = [];
         current.results.push({ kind: name as RawTestCase['results'][number]['kind'], durationMs: attrs['time'] === undefined ? null : durationMs(attrs['time']) });
       }
     },

@@ -18,7 +18,8 @@
 import { createJUnitCollector } from './junit-xml-reader.js';
 import type { JUnitXmlResult } from './junit-xml.js';
 
-const NAME = /[A-Za-z_][A-Za-z0-9_.:-]{0,255}/y;
+/** Names longer than this are left to sax. */
+const LONGEST_NAME = 256;
 /** Longer attribute values are left to sax, which bounds its buffers (MAX_BUFFER_CHARS). */
 const LONGEST_VALUE = 64 * 1024;
 const ENTITIES = new Map([
@@ -68,11 +69,12 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
       continue;
     }
     if (next === 0x2f /* / */) {
-      NAME.lastIndex = lt + 2;
-      const m = NAME.exec(xml);
-      if (m === null) return null;
-      const gt = skipWhitespace(xml, NAME.lastIndex);
-      if (xml.charCodeAt(gt) !== 0x3e || stack.pop() !== m[0]) return null;
+      const end = nameEnd(xml, lt + 2);
+      const open = stack.pop();
+      // Compared in place: a closing tag makes no string.
+      if (end < 0 || open === undefined || end - (lt + 2) !== open.length || !xml.startsWith(open, lt + 2)) return null;
+      const gt = skipWhitespace(xml, end);
+      if (xml.charCodeAt(gt) !== 0x3e) return null;
       collector.close(where);
       if (stack.length === 0) rootClosed = true;
       i = gt + 1;
@@ -80,12 +82,11 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
     }
     // An opening (or empty) element.
     if (rootClosed) return null;
-    NAME.lastIndex = lt + 1;
-    const m = NAME.exec(xml);
-    if (m === null) return null;
-    const name = m[0];
+    const nameAt = nameEnd(xml, lt + 1);
+    if (nameAt < 0) return null;
+    const name = xml.slice(lt + 1, nameAt);
     const attrs: Record<string, string> = {};
-    let at = NAME.lastIndex;
+    let at = nameAt;
     let empty = false;
     for (;;) {
       const ws = skipWhitespace(xml, at);
@@ -101,10 +102,10 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
       }
       // An attribute, after whitespace.
       if (ws === at) return null;
-      NAME.lastIndex = ws;
-      const a = NAME.exec(xml);
-      if (a === null) return null;
-      let eq = skipWhitespace(xml, NAME.lastIndex);
+      const attrEnd = nameEnd(xml, ws);
+      if (attrEnd < 0) return null;
+      const attr = xml.slice(ws, attrEnd);
+      let eq = skipWhitespace(xml, attrEnd);
       if (xml.charCodeAt(eq) !== 0x3d /* = */) return null;
       eq = skipWhitespace(xml, eq + 1);
       const quote = xml.charCodeAt(eq);
@@ -114,8 +115,8 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
       if (close - eq > LONGEST_VALUE) return null;
       const raw = xml.slice(eq + 1, close);
       const value = attributeValue(raw);
-      if (value === null || Object.hasOwn(attrs, a[0])) return null;
-      attrs[a[0]] = value;
+      if (value === null || Object.hasOwn(attrs, attr)) return null;
+      attrs[attr] = value;
       at = close + 1;
     }
     stack.push(name);
@@ -132,6 +133,19 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
   const result = collector.result();
   // Errors carry sax's positions: a document that is not a report is read again by sax.
   return result.ok ? result : null;
+}
+
+/** The end of the ASCII name ([A-Za-z_][A-Za-z0-9_.:-]*) at `i`; -1 when none starts there or it is too long. */
+function nameEnd(xml: string, i: number): number {
+  const first = xml.charCodeAt(i);
+  if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a) || first === 0x5f)) return -1;
+  let j = i + 1;
+  for (;;) {
+    const c = xml.charCodeAt(j);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2e || c === 0x2d) j++;
+    else break;
+  }
+  return j - i > LONGEST_NAME ? -1 : j;
 }
 
 function skipWhitespace(xml: string, i: number): number {
