@@ -1,7 +1,7 @@
 // Reads of test_case_branch_presence: "has this identity run in CI on this branch", ever or
 // within a window. The verdict reads it with no window (knownIds: through the process's cache of
 // known ids, with concurrent verdicts' lookups of one scope merged into one query, and on embedded
-// chDB from the scope held whole, with no query); the ingestion badge with 90 days (presentIds,
+// chDB from the scope held whole, with no query); the ingestion badge with 90 days (absentIds,
 // uncached).
 import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
@@ -31,13 +31,12 @@ export interface PresenceScope {
   isCi: boolean;
 }
 
-/** Which of `ids` have a presence row in the scope, optionally only since `since`. */
-export async function presentIds(db: Database, scope: PresenceScope, ids: readonly string[], since?: Date): Promise<Set<string>> {
+/** Which of `ids` have ever had a presence row in the scope (the verdict's question). */
+export async function presentIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const window = since ? sql` AND ran_at >= ${dateTime(since)}` : sql``;
   const rows = await db.engine.query<{ id: string }>(sql`
     SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
-    WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}${window}
+    WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}
       AND toString(test_case_id) IN ${idSet(ids)}`);
   return new Set(rows.map((r) => r.id));
 }
