@@ -103,10 +103,6 @@ export class TsvWriter {
     this.count++;
   }
 
-  get rows(): number {
-    return this.count;
-  }
-
   /** The rows written so far, as the engines insert them; `presence` for test_case_runs (TsvRows). */
   finish(presence?: RanIdentities): TsvRows {
     if (this.fields !== 0) throw new TypeError(`row ${this.count} is not ended`);
