@@ -36,7 +36,7 @@ export interface JUnitCollector {
   /** An element opened; `where` locates it for an error. */
   open(name: string, attrs: Record<string, string>, where: () => string): void;
   /** The innermost open element closed. */
-  close(where: () => string): void;
+  close(): void;
   /** The first problem so far (naming the file), or null. */
   readonly problem: string | null;
   /** Records a problem of the document itself (the first one is kept). */
@@ -113,7 +113,7 @@ export function createJUnitXmlReader(file: string): JUnitXmlReader {
   parser.ondoctype = () => collector.fail(`refused at ${where()}: it has a DOCTYPE; JUnit reports have none, and this reader never processes one (no entity is expanded, no external file is read)`);
   parser.onerror = (e) => collector.fail(`broken JUnit XML at ${where()}: ${e.message.split('\n')[0]}`);
   parser.onopentag = (tag) => collector.open(tag.name, tag.attributes as Record<string, string>, where);
-  parser.onclosetag = () => collector.close(where);
+  parser.onclosetag = () => collector.close();
 
   return {
     write(chunk) {

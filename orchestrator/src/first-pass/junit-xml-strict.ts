@@ -75,7 +75,7 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
       if (end < 0 || open === undefined || end - (lt + 2) !== open.length || !xml.startsWith(open, lt + 2)) return null;
       const gt = skipWhitespace(xml, end);
       if (xml.charCodeAt(gt) !== 0x3e) return null;
-      collector.close(where);
+      collector.close();
       if (stack.length === 0) rootClosed = true;
       i = gt + 1;
       continue;
@@ -124,7 +124,7 @@ export function parseStrictJUnitXml(xml: string, file: string): JUnitXmlResult |
     if (collector.problem !== null) return null;
     if (empty) {
       stack.pop();
-      collector.close(where);
+      collector.close();
       if (stack.length === 0) rootClosed = true;
     }
     i = at;

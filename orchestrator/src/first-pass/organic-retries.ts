@@ -71,14 +71,14 @@ export function groupExecutions(raw: readonly RawTestCase[]): XmlTestCase[] {
   return out;
 }
 
-/** One case from its executions in order (a retried one keeps them all). */
-function folded(suite: string, name: string, executions: readonly XmlExecution[]): XmlTestCase {
+/** One case from its executions in order (a retried one keeps them all; the list becomes its). */
+function folded(suite: string, name: string, executions: XmlExecution[]): XmlTestCase {
   const last = executions[executions.length - 1]!;
   const failedBefore = executions.some((e) => e.status === 'failure');
   // A retry that was skipped never passed: the test failed.
   const status = last.status === 'skipped' && failedBefore ? 'failure' : last.status;
   const durationMs = status === 'success' ? last.durationMs : executions.find((e) => e.status === status)!.durationMs;
-  return executions.length > 1 ? { suite, name, status, durationMs, executions: [...executions] } : { suite, name, status, durationMs };
+  return executions.length > 1 ? { suite, name, status, durationMs, executions } : { suite, name, status, durationMs };
 }
 
 /** The executions of a retried case as the run upload's organic repetitions (skipped ones dropped). */

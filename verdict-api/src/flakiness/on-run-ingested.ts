@@ -5,6 +5,7 @@ import type { Project } from '../accounts/projects.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { testCaseId } from '../identity/test-case-id.js';
 import type { ParsedRunUpload } from '../validation/parse-body.js';
+import { storedRanAt } from '../ingest/ingest-run.js';
 import { formatDateTime } from '../sql/bind.js';
 import { evaluateMarks, type MarkOutcome, refreshMarked } from './evaluate-marks.js';
 import { commitConflicts } from './flaky-evidence.js';
@@ -27,8 +28,7 @@ export function revealedBy(project: Project, run: ParsedRunUpload, now: Date): R
     const statuses = new Set(t.repetitions.map((r) => r.status));
     if (statuses.size > 1) retried.push(testCaseId(project.projectId, t));
   }
-  // The time ingestion stores on the run's rows (ingest-run.ts).
-  const ranAt = formatDateTime(run.startedAt ? new Date(run.startedAt) : now);
+  const ranAt = formatDateTime(storedRanAt(run, now));
   return { runId: run.runId, isCi: run.isCi, commit: run.commit, ranAt, retried };
 }
 

@@ -73,7 +73,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
   if (new Set(ids).size !== ids.length) rejectDuplicates(run.testCases, 'testCases');
 
-  const ranAt = run.startedAt ? new Date(run.startedAt) : now;
+  const ranAt = storedRanAt(run, now);
   const ranAtText = formatDateTime(ranAt);
   const isCi = run.isCi ? 1 : 0;
   // What every row of this shard repeats, encoded once.
@@ -158,6 +158,9 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   ]);
   return { runId: run.runId, shard, testCases: run.testCases.length, newTestCases, duplicate: false };
 }
+
+/** The time a run's rows are stored with: when it started, else when it arrived. */
+export const storedRanAt = (run: Pick<ParsedRunUpload, 'startedAt'>, now: Date): Date => (run.startedAt ? new Date(run.startedAt) : now);
 
 /** What an earlier, unfinished attempt at this shard wrote: its badges, and which ids have their repetitions stored. */
 async function priorAttempt(db: Database, projectId: string, runId: string, shardIndex: number): Promise<{ badges: Map<string, boolean>; repeated: Set<string> }> {

@@ -5,12 +5,14 @@ const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '
 const SPECIAL = /[\\\t\n\r\0\b\f]/;
 const SPECIALS = /[\\\t\n\r\0\b\f]/g;
 
+/** A string with \\ \t \n \r \0 \b \f escaped; most names need none, so they are tested first and not copied. */
+const escaped = (value: string): string => (SPECIAL.test(value) ? value.replace(SPECIALS, (c) => TSV_ESCAPES[c]!) : value);
+
 /** One TSV field: strings with \\ \t \n \r \0 \b \f escaped, finite numbers, booleans as 1/0. */
 export function tsvField(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      // Most names need no escape: test first, so they are not copied.
-      return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => TSV_ESCAPES[c]!) : value;
+      return escaped(value);
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`cannot insert a non-finite number: ${value}`);
       return String(value);
@@ -56,10 +58,10 @@ export class TsvWriter {
 
   /** A string field, escaped. */
   text(value: string): this {
-    const escaped = SPECIAL.test(value) ? value.replace(SPECIALS, (c) => TSV_ESCAPES[c]!) : value;
+    const field = escaped(value);
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-    this.open(escaped.length * 3);
-    this.at += this.buffer.write(escaped, this.at, 'utf8');
+    this.open(field.length * 3);
+    this.at += this.buffer.write(field, this.at, 'utf8');
     return this;
   }
 
