@@ -17,7 +17,7 @@ import type { ForkSpec } from './fork-spec.js';
 import type { Progress } from './progress.js';
 import { assignRepetitions, type RepetitionReport } from './read-repetitions.js';
 import { jvmCommand, repetitionJobs, runnerSpec, type RepetitionJob } from './repetition-jobs.js';
-import type { JvmRunner } from './run-jvm.js';
+import type { JvmExit, JvmLaunch, JvmRunner } from './run-jvm.js';
 import type { StressPlan } from './stress-plan.js';
 
 /** What the direct executor needs. */
@@ -104,21 +104,39 @@ async function runJobs(
   state: PassState,
   progress: Progress | undefined,
 ): Promise<RepetitionReport[]> {
+  // Every JVM's folder and spec are written before the first starts, and a JVM's results are read
+  // after its slot is free: a slot is held only while its JVM lives, so the next JVM starts the
+  // moment one exits (the pass is CPU-bound; a gap between JVMs leaves a core idle).
+  const launches = await Promise.all(jobs.map((job) => prepareJob(job, dirName, input)));
   const limit = pLimit(Math.max(1, concurrency));
-  const ran = await Promise.all(jobs.map((job) => limit(() => (state.stop.signal.aborted ? null : runJob(job, dirName, input, deps, state, progress)))));
+  const ran = await Promise.all(
+    launches.map(async (l) => {
+      const exit = await limit(() => (state.stop.signal.aborted ? null : deps.runJvm({ ...l.launch, stop: state.stop.signal })));
+      return exit === null ? null : readJob(l, exit, state, progress);
+    }),
+  );
   return ran.filter((r): r is RepetitionReport => r !== null);
 }
 
-async function runJob(job: RepetitionJob, dirName: string, input: DirectPassInput, deps: DirectPassDeps, state: PassState, progress: Progress | undefined): Promise<RepetitionReport> {
+interface PreparedJob {
+  job: RepetitionJob;
+  spec: ForkSpec;
+  results: string;
+  launch: Omit<JvmLaunch, 'stop'>;
+}
+
+async function prepareJob(job: RepetitionJob, dirName: string, input: DirectPassInput): Promise<PreparedJob> {
   const spec = input.specs.get(job.taskPath)!;
   const dir = path.join(input.plan.resultsDir, job.id, `${dirName}-${job.repetition}`);
   await mkdir(dir, { recursive: true });
   const files = { spec: path.join(dir, 'spec.txt'), results: path.join(dir, 'results.jsonl') };
-  const logFile = path.join(dir, 'output.log');
   await writeFile(files.spec, runnerSpec(job));
   const cmd = jvmCommand(spec, input.runnerJar, files, job.label, path.delimiter);
-  const exit = await deps.runJvm({ ...cmd, cwd: spec.workingDir, env: spec.environment, logFile, stop: state.stop.signal });
-  const log = parseResultsLog(await readFile(files.results, 'utf8').catch(() => ''));
+  return { job, spec, results: files.results, launch: { ...cmd, cwd: spec.workingDir, env: spec.environment, logFile: path.join(dir, 'output.log') } };
+}
+
+async function readJob({ job, spec, results, launch }: PreparedJob, exit: JvmExit, state: PassState, progress: Progress | undefined): Promise<RepetitionReport> {
+  const log = parseResultsLog(await readFile(results, 'utf8').catch(() => ''));
   const cases = log.byTask.get(job.label) ?? [];
   const done = new Set(cases.map((c) => JSON.stringify([c.suite, c.name])));
   // Started and never finished: the JVM died under the test, unless the gate itself killed it.
@@ -126,7 +144,7 @@ async function runJob(job: RepetitionJob, dirName: string, input: DirectPassInpu
   const where = `repetition ${job.repetition} of ${job.taskPath}`;
   if (exit.startError) state.problems.push(`${where}: could not start ${spec.executable}: ${exit.startError}.`);
   else if (!exit.killed && exit.exitCode !== 0 && cases.length === 0 && crashed.length === 0) {
-    state.problems.push(`${where}: the JVM exited with code ${exit.exitCode} before any candidate ran; see ${logFile}.`);
+    state.problems.push(`${where}: the JVM exited with code ${exit.exitCode} before any candidate ran; see ${launch.logFile}.`);
   }
   progress?.finished(cases.filter((c) => c.status === 'failure').length + crashed.length);
   return { taskPath: job.taskPath, repetition: job.repetition, cases, crashed };

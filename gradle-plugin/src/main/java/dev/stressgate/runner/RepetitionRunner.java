@@ -17,11 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.runner.Description;
-import org.junit.runner.JUnitCore;
 import org.junit.runner.Request;
+import org.junit.runner.Runner;
 import org.junit.runner.manipulation.Filter;
 import org.junit.runner.notification.Failure;
 import org.junit.runner.notification.RunListener;
+import org.junit.runner.notification.RunNotifier;
 
 /**
  * One repetition of the direct executor, in a fresh JVM the orchestrator starts with a Test
@@ -61,9 +62,10 @@ public final class RepetitionRunner {
         Map<String, Set<String>> byClass = readSpec(spec);
         OutputStream out = new FileOutputStream(results, true);
         try {
-            Listener listener = new Listener(out, task);
-            JUnitCore core = new JUnitCore();
-            core.addListener(listener);
+            // As Gradle's JUnit 4 executor runs a class: the request's runner with a notifier (no
+            // JUnitCore, whose Result the test never sees).
+            RunNotifier notifier = new RunNotifier();
+            notifier.addListener(new Listener(out, task));
             for (Map.Entry<String, Set<String>> e : byClass.entrySet()) {
                 Class<?> testClass;
                 try {
@@ -74,7 +76,8 @@ public final class RepetitionRunner {
                     System.err.println("stress gate runner: cannot load " + e.getKey() + ": " + notFound);
                     continue;
                 }
-                core.run(Request.aClass(testClass).filterWith(new Candidates(e.getKey(), e.getValue())));
+                Runner runner = Request.aClass(testClass).filterWith(new Candidates(e.getKey(), e.getValue())).getRunner();
+                runner.run(notifier);
             }
         } finally {
             out.close();
