@@ -22,7 +22,9 @@ import {
   parseOptions,
   summarize,
 } from './bench-common.js';
+import { withServiceNodeFlags } from './bench-util.js';
 
+withServiceNodeFlags();
 const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
 const CASES = intFlag(flags, 'cases', 50_000);
 const RUNS = intFlag(flags, 'runs', 5);

@@ -25,7 +25,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
+import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -323,6 +323,7 @@ async function main(): Promise<void> {
 }
 
 if (isMainThread) {
+  withServiceNodeFlags();
   main().catch((error: unknown) => {
     process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);

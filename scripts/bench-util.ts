@@ -1,6 +1,8 @@
 // The benchmarks' helpers that touch no database: flags, synthetic identities, figures. The load
 // benchmark's client worker imports only this module, so chDB's native addon is never loaded in a
 // thread that is terminated (its teardown there hung the main thread's next chDB call for minutes).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { EngineKind } from '../verdict-api/dist/storage/engine.js';
 import type { Identity } from '../verdict-api/dist/identity/test-case-id.js';
 
@@ -79,3 +81,18 @@ export function summarize(samples: number[]): { n: number; p50: number; p99: num
 
 export const ms = (x: number): string => `${x.toFixed(1)} ms`;
 export const log = (line: string): void => void process.stdout.write(`${line}\n`);
+
+/**
+ * The API runs in the benchmark's own process: measure it with the Node flags the service starts
+ * with (the shebang of verdict-api/bin/verdict-api.js). Without them, runs this script again with
+ * them and exits with its code; returns when they are in effect.
+ */
+export function withServiceNodeFlags(): void {
+  const bin = new URL('../verdict-api/bin/verdict-api.js', import.meta.url);
+  const shebang = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
+  const flags = shebang.split(/\s+/).filter((w) => w.startsWith('--'));
+  const have = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (flags.every((f) => have.includes(f))) return;
+  const again = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+}

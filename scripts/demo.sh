@@ -17,7 +17,7 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "Starting the verdict API on embedded ClickHouse (chDB), data in $work/chdb"
 STRESS_GATE_DATA_DIR="$work/chdb" VERDICT_API_PORT=0 LOG_LEVEL=warn \
-  node "$root/verdict-api/bin/verdict-api.js" demo --write-env "$work/api.env" >"$api_log" 2>&1 &
+  "$root/verdict-api/bin/verdict-api.js" demo --write-env "$work/api.env" >"$api_log" 2>&1 &
 api_pid=$!
 for _ in $(seq 1 120); do
   [ -s "$work/api.env" ] && break
