@@ -153,8 +153,7 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
     if (/api_tokens|admin_credentials/.test(text)) return 'auth: token';
     if (/\.`?projects`?\b/.test(text)) return 'auth: project';
     if (/\.`?accounts`?\b/.test(text)) return 'auth: account';
-    if (/uniqExact/.test(text)) return 'verdict: inventory';
-    if (/test_case_branch_presence/.test(text)) return /ran_at >=/.test(text) ? 'upload: is_new badges' : 'verdict: present ids';
+    if (/test_case_branch_presence/.test(text)) return /uniqExact/.test(text) ? 'verdict: inventory' : /ran_at >=/.test(text) ? 'upload: is_new badges' : 'verdict: present ids';
     if (/test_runs/.test(text)) return /git_commit =/.test(text) ? 'upload: runs of its commit (flaky check)' : 'upload: retry check';
     if (/HAVING countIf/.test(text)) return 'upload: commit conflicts (flaky check)';
     if (/UNION ALL/.test(text)) return 'upload: earlier attempt';

@@ -55,27 +55,46 @@ export async function flakyEvidence(db: Database, projectId: string, since: Date
   ];
 }
 
+/** The most recent CI runs of one commit that an upload's conflict check reads (the bound of commitConflicts). */
+export const COMMIT_RUNS_READ = 20;
+
+/** What commitConflicts found, and how many of the commit's earlier runs it left unread (0: none). */
+export interface CommitConflicts {
+  ids: string[];
+  unread: number;
+}
+
 /**
  * The test cases that have both a failing and a passing CI run of `commit`: cheap, keyed on run
  * ids, and only the cases that failed in one of them are grouped (a commit's CI runs are mostly
  * the same passes: grouping all of them cost 0.35-0.5 s per 50,000-case upload once a commit
  * had a few runs). No FINAL: a repeated row of a run (a retried upload) has the same status, so
  * it cannot change whether a case both failed and passed.
+ *
+ * Bounded: `runId` (the run just stored) and the commit's COMMIT_RUNS_READ most recent other
+ * runs. A commit rerun without end (a scheduled pipeline on a quiet branch) would otherwise make
+ * every upload read all of its runs. Conflicts among older runs were checked when they were
+ * stored; `unread` says when the bound bit (the caller logs it), and the sweep reads everything.
  */
-export async function commitConflicts(db: Database, projectId: string, commit: string): Promise<string[]> {
-  if (commit === '') return [];
+export async function commitConflicts(db: Database, projectId: string, commit: string, runId: string): Promise<CommitConflicts> {
+  if (commit === '') return { ids: [], unread: 0 };
+  // Every other run's id, newest first (short strings: even a commit run a thousand times answers
+  // in one small read); only the first COMMIT_RUNS_READ are read further.
   const runs = await db.engine.query<{ run_id: string }>(sql`
-    SELECT DISTINCT run_id FROM ${db.t('test_runs')} FINAL
-    WHERE project_id = ${uuid(projectId)} AND is_ci = 1 AND git_commit = ${commit}`);
-  if (runs.length < 2) return [];
-  const ofRuns = sql`project_id = ${uuid(projectId)} AND is_ci = 1 AND run_id IN ${runs.map((r) => r.run_id)}`;
+    SELECT run_id FROM ${db.t('test_runs')} FINAL
+    WHERE project_id = ${uuid(projectId)} AND is_ci = 1 AND git_commit = ${commit} AND run_id != ${runId}
+    GROUP BY run_id ORDER BY max(started_at) DESC, run_id`);
+  const others = runs.slice(0, COMMIT_RUNS_READ);
+  const unread = runs.length - others.length;
+  if (others.length === 0) return { ids: [], unread };
+  const ofRuns = sql`project_id = ${uuid(projectId)} AND is_ci = 1 AND run_id IN ${[runId, ...others.map((r) => r.run_id)]}`;
   const rows = await db.engine.query<{ id: string }>(sql`
     SELECT toString(test_case_id) AS id FROM ${db.t('test_case_runs')}
     WHERE ${ofRuns} AND status != 'skipped'
       AND test_case_id IN (SELECT test_case_id FROM ${db.t('test_case_runs')} WHERE ${ofRuns} AND status = 'failure')
     GROUP BY test_case_id
     HAVING countIf(status = 'failure') > 0 AND countIf(status = 'success') > 0`);
-  return rows.map((r) => r.id);
+  return { ids: rows.map((r) => r.id), unread };
 }
 
 function runCommits(db: Database, project: Sql, since: Date, extra = sql``): Sql {

@@ -8,7 +8,7 @@ import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { storedRanAt } from '../ingest/ingest-run.js';
 import { formatDateTime } from '../sql/bind.js';
 import { evaluateMarks, type MarkOutcome, refreshMarked } from './evaluate-marks.js';
-import { commitConflicts } from './flaky-evidence.js';
+import { COMMIT_RUNS_READ, commitConflicts } from './flaky-evidence.js';
 
 /** What an upload revealed, kept small enough to wait in a queue: the ids whose retries disagreed, and the run's commit. */
 export interface Revealed {
@@ -39,7 +39,16 @@ export async function onRunIngested(deps: DomainDeps, project: Project, run: Par
     // Marked test cases whose retries disagreed here only move their latest evidence to this run.
     const { refreshed, rest } = await refreshMarked(deps, project, now, revealed.retried, revealed.ranAt);
     const ids = new Set(rest);
-    if (revealed.isCi) for (const id of await commitConflicts(deps.db, project.projectId, revealed.commit)) ids.add(id);
+    if (revealed.isCi) {
+      const conflicts = await commitConflicts(deps.db, project.projectId, revealed.commit, revealed.runId);
+      for (const id of conflicts.ids) ids.add(id);
+      if (conflicts.unread > 0) {
+        deps.log.warn(
+          { project: project.handle, runId: revealed.runId, commit: revealed.commit, read: COMMIT_RUNS_READ, unread: conflicts.unread },
+          'commit conflict check: only the most recent runs of this commit were read; the sweep reads the rest',
+        );
+      }
+    }
     if (ids.size === 0) return refreshed.length === 0 ? null : { marked: [], refreshed, quarantined: [] };
     const outcome = await evaluateMarks(deps, project, now, [...ids]);
     return { ...outcome, refreshed: [...new Set([...refreshed, ...outcome.refreshed])] };

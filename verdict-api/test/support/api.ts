@@ -4,7 +4,7 @@ import { createProject } from '../../src/accounts/projects.js';
 import { createToken } from '../../src/accounts/tokens.js';
 import { createAdminCredential } from '../../src/accounts/admin-credentials.js';
 import { createApp } from '../../src/http/app.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { type Logger, silentLogger } from '../../src/log/logger.js';
 import type { Database } from '../../src/storage/database.js';
 import type { RunUpload } from '../../src/contract.js';
 import type { Notifier } from '../../src/alerts/alert-event.js';
@@ -20,7 +20,7 @@ export interface ProjectHandle {
   admin: string;
 }
 
-export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string } = {}) {
+export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string; log?: Logger } = {}) {
   const app = createApp({ db, log: silentLogger(), ready: async () => {}, ...options });
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await app.request(path, {
