@@ -46,7 +46,7 @@ const fastMethods = (n: number) =>
 const HEAVY = `  @Test public void crunchesNumbers() { long end = System.nanoTime() + 2_000_000_000L; long s = 0; while (System.nanoTime() < end) { for (int i = 0; i < 10000; i++) s += i ^ s; } assertTrue(s != 42); }`;
 
 interface GateJson {
-  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string } | null;
+  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string; classArchive?: string } | null;
   candidates: { name: string; outcome: string; recorded: unknown[] }[];
 }
 
@@ -64,6 +64,10 @@ async function gateRuns(dir: string, url: string, executor: string, runs: number
       throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
     }
     if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
+    // The warm-up made the JDK class archive if it was missing: every measured direct run maps it (unless turned off).
+    if (executor === 'direct' && r.stressPass.classArchive !== 'used' && process.env.STRESS_GATE_CLASS_ARCHIVE !== '0') {
+      throw new Error(`direct run without the JDK class archive (${r.stressPass.classArchive}); see orchestrator/README.md`);
+    }
     out.push(r.stressPass.wallClockMs);
   }
   return out;

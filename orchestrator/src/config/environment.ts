@@ -32,6 +32,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
   }
   booleanEnv(env, 'STRESS_GATE_IS_CI');
   booleanEnv(env, 'STRESS_GATE_SKIP_QUARANTINE');
+  booleanEnv(env, 'STRESS_GATE_CLASS_ARCHIVE', true);
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);

@@ -31,4 +31,6 @@ export interface BuildAdapter {
   firstPass(args: readonly string[], options: BuildFirstPassOptions): Promise<FirstPass>;
   /** Runs the repetitions of `stress` (candidates with a source) within `ceilingSeconds`. */
   stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number, options: BuildStressOptions): Promise<StressPassResult>;
+  /** Awaits what the stress pass left running (never rejects); before the temp dir goes. */
+  settle?(): Promise<void>;
 }

@@ -93,6 +93,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       jvmsAtATime: pass.concurrency,
       confirmedAlone: pass.confirmedAlone,
       fallback: pass.fallback,
+      ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
     };
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {

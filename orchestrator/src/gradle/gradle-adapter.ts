@@ -13,6 +13,7 @@ import { runStressPass } from '../repetitions/run-stress-pass.js';
 export async function createGradleAdapter(deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
   const executable = await deps.gradleExecutable(projectDir);
   const setup = await deps.prepareGradle(deps.env);
+  const pending: Promise<void>[] = [];
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
@@ -45,6 +46,10 @@ export async function createGradleAdapter(deps: GateDeps, projectDir: string): P
         concurrency: o.concurrency,
         runJvm: deps.runJvm ?? runJvm,
         progress: (total, batch, deadlineAt) => createProgress({ write: deps.err, tty: deps.errIsTTY ?? false, total, batch, deadlineAt, now: Date.now }),
+      }).then((pass) => {
+        if (pass.archiving) pending.push(pass.archiving.catch(() => undefined));
+        return pass;
       }),
+    settle: async () => void (await Promise.all(pending)),
   };
 }

@@ -35,8 +35,17 @@ export function runnerSpec(job: RepetitionJob): string {
   return job.candidates.map((c) => `${encodeURIComponent(c.suite)} ${encodeURIComponent(c.name)}\n`).join('');
 }
 
-/** `java <all JVM args> -cp <test runtime classpath>:<runner jar> RepetitionRunner spec results label`. */
-export function jvmCommand(spec: ForkSpec, runnerJar: string, files: { spec: string; results: string }, label: string, delimiter = ':'): { file: string; args: string[] } {
+/**
+ * `java <all JVM args> [gate's class-sharing options] -cp <test runtime classpath>:<runner jar> RepetitionRunner spec results label`.
+ */
+export function jvmCommand(
+  spec: ForkSpec,
+  runnerJar: string,
+  files: { spec: string; results: string },
+  label: string,
+  delimiter = ':',
+  extraJvmArgs: readonly string[] = [],
+): { file: string; args: string[] } {
   const classpath = [...spec.classpath, runnerJar].join(delimiter);
-  return { file: spec.executable, args: [...spec.jvmArgs, '-cp', classpath, RUNNER_CLASS, files.spec, files.results, label] };
+  return { file: spec.executable, args: [...spec.jvmArgs, ...extraJvmArgs, '-cp', classpath, RUNNER_CLASS, files.spec, files.results, label] };
 }

@@ -9,6 +9,7 @@ import { progressLine } from './progress.js';
 import { assignRepetitions } from './read-repetitions.js';
 import { runDirectPass } from './run-direct-pass.js';
 import type { JvmRunner } from './run-jvm.js';
+import type { ClassArchive } from './class-archive.js';
 import { buildStressPlan } from './stress-plan.js';
 
 const cand = (name: string, reps: number, durationMs = 10): GateCandidate => ({
@@ -91,6 +92,43 @@ describe('the direct executor', () => {
     );
     expect(r.cancelled).toBe(true);
     expect(jvm.started()).toBe(0);
+  });
+});
+
+describe('the direct executor and the JDK class archive', () => {
+  const argsOf = (seen: string[][]) => seen.map((a) => a.filter((x) => x.startsWith('-XX:')));
+  async function archived(archive: ClassArchive, options: { deadlineMs?: number; signal?: AbortSignal } = {}) {
+    const seen: string[][] = [];
+    const jvm = fakeJvm(() => 'SUCCESS');
+    const runJvm: JvmRunner = (l) => (seen.push(l.args), jvm.runJvm(l));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'direct-pass-'));
+    const stress = [cand('a', 4)];
+    const out = await runDirectPass(
+      { plan: buildStressPlan(stress, dir), stress, specs: new Map([[':app:test', spec]]), runnerJar: '/r.jar', concurrency: 2, deadlineMs: options.deadlineMs ?? 60_000, archives: new Map([[':app:test', archive]]) },
+      { runJvm, logger: silentLogger(), ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    await out.archiving;
+    return { seen: argsOf(seen), out };
+  }
+
+  it('maps the archive in every repetition JVM, before the classpath', async () => {
+    const { seen } = await archived({ state: 'use', file: '/c/x.jsa', args: ['-XX:SharedArchiveFile=/c/x.jsa'] });
+    expect(seen).toEqual(Array(4).fill(['-XX:SharedArchiveFile=/c/x.jsa']));
+  });
+
+  it('records the class list in the first JVM only, and makes the archive once the pass is over', async () => {
+    let made = 0;
+    const make = async () => (made++, '/c/x.jsa');
+    const { seen } = await archived({ state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make });
+    expect(seen).toEqual([['-XX:DumpLoadedClassList=/w/l.txt'], [], [], []]);
+    expect(made).toBe(1);
+  });
+
+  it('makes no archive from a pass that was cancelled', async () => {
+    let made = 0;
+    const make = async () => (made++, null);
+    await archived({ state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make }, { signal: AbortSignal.abort('SIGINT') });
+    expect(made).toBe(0);
   });
 });
 

@@ -13,6 +13,7 @@ import pLimit from 'p-limit';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { parseResultsLog } from '../first-pass/results-log.js';
 import type { Logger } from '../log.js';
+import type { ClassArchive } from './class-archive.js';
 import type { ForkSpec } from './fork-spec.js';
 import type { Progress } from './progress.js';
 import { assignRepetitions, type RepetitionReport } from './read-repetitions.js';
@@ -28,6 +29,8 @@ export interface DirectPassInput {
   runnerJar: string;
   concurrency: number;
   deadlineMs: number;
+  /** Per task path, how its JVMs use the JDK class archive (none: no archive). */
+  archives?: ReadonlyMap<string, ClassArchive>;
 }
 
 /** Its adapters. */
@@ -48,6 +51,8 @@ export interface DirectPassOutcome {
   /** Candidates re-run alone because they failed while their repetitions overlapped. */
   confirmed: number;
   wallClockMs: number;
+  /** The JDK class archives being made from this pass's class lists (awaited before the run ends). */
+  archiving: Promise<void>;
 }
 
 interface PassState {
@@ -88,7 +93,11 @@ export async function runDirectPass(input: DirectPassInput, deps: DirectPassDeps
       }
     }
     reports.sort((a, b) => (a.taskPath === b.taskPath ? a.repetition - b.repetition : a.taskPath < b.taskPath ? -1 : 1));
-    return { reports, cut: state.cut, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs: Date.now() - started };
+    const wallClockMs = Date.now() - started;
+    // Made after the pass, beside the rest of the run; a pass cut or cancelled makes none.
+    const make = [...(input.archives?.values() ?? [])].flatMap((a) => (a.state === 'record' && !state.cut && !state.cancelled ? [a.make(deps.signal)] : []));
+    const archiving = Promise.all(make).then(() => undefined);
+    return { reports, cut: state.cut, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs, archiving };
   } finally {
     clearTimeout(timer);
     deps.signal?.removeEventListener('abort', onAbort);
@@ -107,7 +116,20 @@ async function runJobs(
   // Every JVM's folder and spec are written before the first starts, and a JVM's results are read
   // after its slot is free: a slot is held only while its JVM lives, so the next JVM starts the
   // moment one exits (the pass is CPU-bound; a gap between JVMs leaves a core idle).
-  const launches = await Promise.all(jobs.map((job) => prepareJob(job, dirName, input)));
+  const recording = new Set<string>();
+  const launches = await Promise.all(
+    jobs.map((job) => {
+      // The archive's JVM options: every JVM maps it, or the task's first JVM records the class list.
+      const archive = input.archives?.get(job.taskPath);
+      let extra: string[] = [];
+      if (archive?.state === 'use') extra = archive.args;
+      else if (archive?.state === 'record' && !recording.has(job.taskPath)) {
+        recording.add(job.taskPath);
+        extra = archive.recordArgs;
+      }
+      return prepareJob(job, dirName, input, extra);
+    }),
+  );
   const limit = pLimit(Math.max(1, concurrency));
   const ran = await Promise.all(
     launches.map(async (l) => {
@@ -125,13 +147,13 @@ interface PreparedJob {
   launch: Omit<JvmLaunch, 'stop'>;
 }
 
-async function prepareJob(job: RepetitionJob, dirName: string, input: DirectPassInput): Promise<PreparedJob> {
+async function prepareJob(job: RepetitionJob, dirName: string, input: DirectPassInput, extraJvmArgs: readonly string[]): Promise<PreparedJob> {
   const spec = input.specs.get(job.taskPath)!;
   const dir = path.join(input.plan.resultsDir, job.id, `${dirName}-${job.repetition}`);
   await mkdir(dir, { recursive: true });
   const files = { spec: path.join(dir, 'spec.txt'), results: path.join(dir, 'results.jsonl') };
   await writeFile(files.spec, runnerSpec(job));
-  const cmd = jvmCommand(spec, input.runnerJar, files, job.label, path.delimiter);
+  const cmd = jvmCommand(spec, input.runnerJar, files, job.label, path.delimiter, extraJvmArgs);
   return { job, spec, results: files.results, launch: { ...cmd, cwd: spec.workingDir, env: spec.environment, logFile: path.join(dir, 'output.log') } };
 }
 

@@ -10,6 +10,7 @@ import { stressPaths } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
+import { type ClassArchive, planClassArchive } from './class-archive.js';
 import { readForkSpec, type ForkSpec } from './fork-spec.js';
 import type { Progress } from './progress.js';
 import { assignRepetitions, readRepetitionReports, type RecordedRepetition } from './read-repetitions.js';
@@ -39,6 +40,10 @@ export interface StressPassResult {
   confirmedAlone: number;
   /** Repetition JVMs planned. */
   jvms: number;
+  /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
+  archiving?: Promise<void>;
+  /** The direct executor's JDK class archive (class-archive.ts); absent under the Gradle executor. */
+  classArchive?: 'used' | 'recorded' | 'off';
 }
 
 /** The adapters the stress pass uses. */
@@ -75,8 +80,9 @@ export async function runStressPass(
   if (deps.executor === 'direct') {
     const direct = await directSetup(plan, deps);
     if (direct.ok) {
+      const archives = await archivesOf(direct.specs, deps);
       const pass = await runDirectPass(
-        { plan, stress, specs: direct.specs, runnerJar: direct.jar, concurrency: deps.concurrency, deadlineMs: ceilingSeconds * 1000 },
+        { plan, stress, specs: direct.specs, runnerJar: direct.jar, concurrency: deps.concurrency, deadlineMs: ceilingSeconds * 1000, archives },
         { runJvm: deps.runJvm, logger: deps.logger, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.progress ? { progress: deps.progress } : {}) },
       );
       return {
@@ -91,6 +97,8 @@ export async function runStressPass(
         fallback: null,
         confirmedAlone: pass.confirmed,
         jvms,
+        archiving: pass.archiving,
+        classArchive: archiveState(archives),
       };
     }
     fallback = direct.why;
@@ -140,6 +148,24 @@ export async function runStressPass(
 }
 
 /** The fork settings of every planned task and the runner jar, or why the direct executor cannot run. */
+/** One word for the report: every task maps an archive, some task recorded one, or none is used. */
+function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
+  const states = [...archives.values()].map((a) => a.state);
+  if (states.length > 0 && states.every((s) => s === 'use')) return 'used';
+  return states.includes('record') ? 'recorded' : 'off';
+}
+
+/** Each task's use of the JDK class archive (class-archive.ts). */
+async function archivesOf(specs: ReadonlyMap<string, ForkSpec>, deps: StressPassDeps): Promise<Map<string, ClassArchive>> {
+  const out = new Map<string, ClassArchive>();
+  for (const [taskPath, spec] of specs) {
+    const archive = await planClassArchive(spec, deps.setup.workDir, deps.env, deps.logger);
+    if (archive.state === 'off') deps.logger.debug({ taskPath, why: archive.why }, 'no JDK class archive for this task');
+    out.set(taskPath, archive);
+  }
+  return out;
+}
+
 async function directSetup(plan: StressPlan, deps: StressPassDeps): Promise<{ ok: true; specs: Map<string, ForkSpec>; jar: string } | { ok: false; why: string }> {
   if (!deps.setup.pluginJar) return { ok: false, why: 'the plugin jar (which carries the runner) is unknown' };
   const specs = new Map<string, ForkSpec>();

@@ -44,6 +44,8 @@ export interface GateReport {
     confirmedAlone?: number;
     /** Why the direct executor was asked for and the Gradle one ran. */
     fallback?: string | null;
+    /** The direct executor's JDK class archive: mapped by every JVM, recorded in this pass, or not used. */
+    classArchive?: 'used' | 'recorded' | 'off';
   } | null;
   /** The gate's own problems in the stress pass (broken or missing repetition XML, a failed build). */
   problems: string[];
