@@ -107,11 +107,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function gate(executor: string) {
+async function gate(executor: string, extraEnv: Record<string, string> = {}) {
   await rm(path.join(dir, 'observations'), { recursive: true, force: true });
   await mkdir(path.join(dir, 'observations'));
   const out: string[] = [];
-  const env = { ...process.env, STRESS_GATE_TOKEN: 't', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, STRESS_GATE_PARALLEL_JVMS: '2' };
+  const env = { ...process.env, STRESS_GATE_TOKEN: 't', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, STRESS_GATE_PARALLEL_JVMS: '2', ...extraEnv };
   delete env['GITHUB_STEP_SUMMARY'];
   const code = await main(
     ['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', 'enforce', '--server-url', server.url, '--project', 'p'],
@@ -148,6 +148,19 @@ describe('executor fidelity: direct and gradle observe the same JVM', () => {
     });
     expect(seen['jvmArgs']).toContain('-XX:+UseSerialGC');
     expect(seen['jvmArgs']).toContain('-Xmx256m');
+  }, 300_000);
+
+  it('the JDK class archive: made after one pass, mapped by every JVM of the next, which observe the same JVM', async () => {
+    const cache = path.join(dir, 'class-archive-cache');
+    const first = await gate('direct', { STRESS_GATE_CACHE_DIR: cache });
+    expect(first.report.stressPass).toMatchObject({ executor: 'direct', classArchive: 'recorded' });
+    // One archive, for this JDK and the task's -X options (-XX:+UseSerialGC -Xmx256m).
+    expect((await readdir(path.join(cache, 'jdk-class-archives'))).filter((f) => f.endsWith('.jsa'))).toHaveLength(1);
+    const second = await gate('direct', { STRESS_GATE_CACHE_DIR: cache });
+    expect(second.report.stressPass).toMatchObject({ executor: 'direct', classArchive: 'used' });
+    expect(second.observations).toHaveLength(11);
+    expect(new Set([...first.observations, ...second.observations]).size).toBe(1);
+    expect(second.code).toBe(0);
   }, 300_000);
 
   it('a test writing a fixed relative file is not reported flaky because repetitions ran side by side', async () => {
