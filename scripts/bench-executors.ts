@@ -50,25 +50,35 @@ interface GateJson {
   candidates: { name: string; outcome: string; recorded: unknown[] }[];
 }
 
-async function gateRuns(dir: string, url: string, executor: string, runs: number, expectCandidates: number): Promise<number[]> {
+/** One gate run (report mode) of `dir` with `executor`; its stressPass.wallClockMs. */
+async function gateOnce(dir: string, url: string, executor: string, expectCandidates: number): Promise<number> {
   const report = join(dir, 'report.json');
   const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_URL: url, STRESS_GATE_PROJECT: 'bench', STRESS_GATE_TOKEN: 't', STRESS_GATE_PLUGIN_JAR: JAR, STRESS_GATE_EXECUTOR: executor };
   for (const k of ['STRESS_NEW_TESTS', 'GITHUB_ACTIONS', 'GITLAB_CI', 'GITHUB_STEP_SUMMARY', 'STRESS_GATE_PARALLEL_JVMS']) delete env[k];
   const args = [CLI, 'gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', 'report', '--report-file', report];
-  check(await run(process.execPath, args, { cwd: dir, env }), `warm-up gate (${executor})`);
+  check(await run(process.execPath, args, { cwd: dir, env }), `gate (${executor})`);
+  const r = JSON.parse(readFileSync(report, 'utf8')) as GateJson;
+  if (!r.stressPass || r.candidates.length !== expectCandidates || r.candidates.some((c) => c.outcome !== 'passed')) {
+    throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
+  }
+  if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
+  return r.stressPass.wallClockMs;
+}
+
+/** Checks that a measured direct run mapped the JDK class archive (the warm-up made it if missing). */
+function checkArchive(dir: string, executor: string): void {
+  if (executor !== 'direct' || process.env.STRESS_GATE_CLASS_ARCHIVE === '0') return;
+  const r = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as GateJson;
+  if (r.stressPass?.classArchive !== 'used') throw new Error(`direct run without the JDK class archive (${r.stressPass?.classArchive}); see orchestrator/README.md`);
+}
+
+/** A warm-up, then `runs` measured gate runs. */
+async function gateRuns(dir: string, url: string, executor: string, runs: number, expectCandidates: number): Promise<number[]> {
+  await gateOnce(dir, url, executor, expectCandidates);
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
-    check(await run(process.execPath, args, { cwd: dir, env }), `gate (${executor})`);
-    const r = JSON.parse(readFileSync(report, 'utf8')) as GateJson;
-    if (!r.stressPass || r.candidates.length !== expectCandidates || r.candidates.some((c) => c.outcome !== 'passed')) {
-      throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
-    }
-    if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
-    // The warm-up made the JDK class archive if it was missing: every measured direct run maps it (unless turned off).
-    if (executor === 'direct' && r.stressPass.classArchive !== 'used' && process.env.STRESS_GATE_CLASS_ARCHIVE !== '0') {
-      throw new Error(`direct run without the JDK class archive (${r.stressPass.classArchive}); see orchestrator/README.md`);
-    }
-    out.push(r.stressPass.wallClockMs);
+    out.push(await gateOnce(dir, url, executor, expectCandidates));
+    checkArchive(dir, executor);
   }
   return out;
 }
@@ -120,15 +130,26 @@ async function main(): Promise<void> {
       log(`  direct ÷ gradle ${ratio.toFixed(2)}×  target ≤ 0.60×: ${ratio <= 0.6 ? 'MET' : 'MISSED'}`);
     }
     if (only.includes('suite')) {
-      const rows: [number, number, number][] = [];
-      for (const n of sizes) {
-        const dir = join(work, `suite-${n}`);
-        writeTree(dir, project(fastMethods(5), n));
-        const direct = median(await gateRuns(dir, fake.url, 'direct', runs, 5));
-        const gradle = median(await gateRuns(dir, fake.url, 'gradle', runs, 5));
-        rows.push([n, direct, gradle]);
-        log(`suite of ${n} test classes (+2): 5 candidates × 10 repetitions: direct ${sec(direct)}, gradle ${sec(gradle)} (load ${load()})`);
+      // Interleaved: every round runs each size once, so the machine's drift (±15% within minutes
+      // on a shared 2-core host) falls on all sizes alike rather than on whichever ran last.
+      const dirs = sizes.map((n) => join(work, `suite-${n}`));
+      sizes.forEach((n, i) => writeTree(dirs[i]!, project(fastMethods(5), n)));
+      const ms = new Map<string, number[]>();
+      for (const executor of ['direct', 'gradle']) {
+        for (const dir of dirs) await gateOnce(dir, fake.url, executor, 5);
+        for (let r = 0; r < runs; r++) {
+          for (const [i, dir] of dirs.entries()) {
+            const key = `${executor} ${sizes[i]}`;
+            (ms.get(key) ?? ms.set(key, []).get(key)!).push(await gateOnce(dir, fake.url, executor, 5));
+            checkArchive(dir, executor);
+          }
+        }
       }
+      const rows = sizes.map((n) => [n, median(ms.get(`direct ${n}`)!), median(ms.get(`gradle ${n}`)!)] as const);
+      for (const [n, direct, gradle] of rows) {
+        log(`suite of ${n} test classes (+2): 5 candidates × 10 repetitions: direct ${sec(direct)} (${ms.get(`direct ${n}`)!.map(sec).join(', ')}), gradle ${sec(gradle)} (${ms.get(`gradle ${n}`)!.map(sec).join(', ')})`);
+      }
+      log(`  (rounds interleaved across sizes; load ${load()})`);
       for (const col of [1, 2] as const) {
         const xs = rows.map((r) => r[col]);
         const spread = Math.max(...xs) / Math.min(...xs) - 1;
