@@ -1,7 +1,8 @@
 // A class-data-sharing archive of the JDK classes the repetitions load, made once per JDK (and per
 // set of -X options) and kept in the user's cache. Every repetition JVM of the direct executor
-// maps it instead of loading and linking those classes again: measured with 10 repetition JVMs of
-// 3 fast JUnit 4 tests, 2 at a time on 2 cores, 3.6 -> 3.3 s of CPU and 2.0 -> 1.8 s of wall.
+// maps it instead of loading and linking those classes again: 10 repetition JVMs of 3 fast JUnit 4
+// tests, 2 at a time on 2 cores, took 3.6 -> 3.3 s of CPU and 2.0 -> 1.8 s of wall started by
+// xargs; through the gate (bench-executors, paired runs) the pass took 5-10% less.
 //
 // Fidelity: the archive holds only JDK classes, byte for byte the JDK's own (the JVM checks the
 // archive against the JDK and maps nothing when they differ), as the JDK's default archive already

@@ -97,14 +97,14 @@ describe('the direct executor', () => {
 
 describe('the direct executor and the JDK class archive', () => {
   const argsOf = (seen: string[][]) => seen.map((a) => a.filter((x) => x.startsWith('-XX:')));
-  async function archived(archive: ClassArchive, options: { deadlineMs?: number; signal?: AbortSignal } = {}) {
+  async function archived(archive: ClassArchive, options: { signal?: AbortSignal } = {}) {
     const seen: string[][] = [];
     const jvm = fakeJvm(() => 'SUCCESS');
     const runJvm: JvmRunner = (l) => (seen.push(l.args), jvm.runJvm(l));
     const dir = await mkdtemp(path.join(os.tmpdir(), 'direct-pass-'));
     const stress = [cand('a', 4)];
     const out = await runDirectPass(
-      { plan: buildStressPlan(stress, dir), stress, specs: new Map([[':app:test', spec]]), runnerJar: '/r.jar', concurrency: 2, deadlineMs: options.deadlineMs ?? 60_000, archives: new Map([[':app:test', archive]]) },
+      { plan: buildStressPlan(stress, dir), stress, specs: new Map([[':app:test', spec]]), runnerJar: '/r.jar', concurrency: 2, deadlineMs: 60_000, archives: new Map([[':app:test', archive]]) },
       { runJvm, logger: silentLogger(), ...(options.signal ? { signal: options.signal } : {}) },
     );
     await out.archiving;

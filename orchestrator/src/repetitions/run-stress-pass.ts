@@ -147,7 +147,6 @@ export async function runStressPass(
   };
 }
 
-/** The fork settings of every planned task and the runner jar, or why the direct executor cannot run. */
 /** One word for the report: every task maps an archive, some task recorded one, or none is used. */
 function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
   const states = [...archives.values()].map((a) => a.state);
@@ -166,6 +165,7 @@ async function archivesOf(specs: ReadonlyMap<string, ForkSpec>, deps: StressPass
   return out;
 }
 
+/** The fork settings of every planned task and the runner jar, or why the direct executor cannot run. */
 async function directSetup(plan: StressPlan, deps: StressPassDeps): Promise<{ ok: true; specs: Map<string, ForkSpec>; jar: string } | { ok: false; why: string }> {
   if (!deps.setup.pluginJar) return { ok: false, why: 'the plugin jar (which carries the runner) is unknown' };
   const specs = new Map<string, ForkSpec>();
