@@ -18,13 +18,16 @@ export interface JvmCommand {
   env: Record<string, string>;
 }
 
-/** Pure: the command of one repetition of `fork`, with the request file `requestFile`. */
-export function jvmCommand(fork: ForkConfig, runnerJar: string, requestFile: string): JvmCommand {
+/** The fork's java executable. */
+export const forkJava = (fork: ForkConfig): string => path.join(fork.javaHome, 'bin', 'java');
+
+/** Pure: the command of one repetition of `fork`, with the request file `requestFile` (and the gate's class-sharing options). */
+export function jvmCommand(fork: ForkConfig, runnerJar: string, requestFile: string, extraJvmArgs: readonly string[] = []): JvmCommand {
   const entries = fork.testClassPath.split(path.delimiter).filter((e) => e !== '');
   for (const extra of [fork.launcherJar, runnerJar]) if (extra && !entries.includes(extra)) entries.push(extra);
   return {
-    file: path.join(fork.javaHome, 'bin', 'java'),
-    args: [...fork.inputArguments, '-cp', entries.join(path.delimiter), RUNNER_MAIN, requestFile],
+    file: forkJava(fork),
+    args: [...fork.inputArguments, ...extraJvmArgs, '-cp', entries.join(path.delimiter), RUNNER_MAIN, requestFile],
     cwd: fork.userDir,
     env: { ...fork.environment },
   };

@@ -11,6 +11,7 @@ export async function createMavenAdapter(deps: GateDeps, projectDir: string, exe
   const mvn = executable ?? (await mavenExecutable(projectDir));
   const setup = await prepareMaven(deps.env);
   let sources: ReadonlyMap<string, PlatformSource> = new Map();
+  const pending: Promise<void>[] = [];
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
@@ -20,6 +21,10 @@ export async function createMavenAdapter(deps: GateDeps, projectDir: string, exe
     },
     // Maven has one executor: fresh JVMs started like Surefire's fork, one test run at a time.
     stressPass: (stress, _args, ceilingSeconds, o) =>
-      runMavenStressPass(stress, ceilingSeconds, { setup, sources, projectDir, logger: deps.logger, ...(o.signal ? { signal: o.signal } : {}) }),
+      runMavenStressPass(stress, ceilingSeconds, { setup, sources, projectDir, logger: deps.logger, env: deps.env, ...(o.signal ? { signal: o.signal } : {}) }).then((pass) => {
+        if (pass.archiving) pending.push(pass.archiving.catch(() => undefined));
+        return pass;
+      }),
+    settle: async () => void (await Promise.all(pending)),
   };
 }

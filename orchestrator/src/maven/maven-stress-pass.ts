@@ -13,7 +13,8 @@ import type { Logger } from '../log.js';
 import type { RecordedRepetition } from '../repetitions/read-repetitions.js';
 import type { StressPassResult } from '../repetitions/run-stress-pass.js';
 import { crashedTests, parseForkLog } from './fork-log.js';
-import { jvmCommand, requestText, type JvmCommand } from './jvm-request.js';
+import { archiveState, type ClassArchive, planClassArchive } from '../repetitions/class-archive.js';
+import { forkJava, jvmCommand, requestText, type JvmCommand } from './jvm-request.js';
 import { sourceKey, type PlatformSource } from './maven-first-pass.js';
 import type { MavenSetup } from './maven-setup.js';
 
@@ -64,6 +65,8 @@ export interface MavenStressDeps {
   signal?: AbortSignal;
   launch?: JvmLauncher;
   now?: () => number;
+  /** For the JDK class archive (its cache folder, STRESS_GATE_CLASS_ARCHIVE); none: no archive. */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface Group {
@@ -130,11 +133,24 @@ export async function runMavenStressPass(stress: readonly GateCandidate[], ceili
     }
   }
   const outFile = (j: (typeof jobs)[number]) => path.join(resultsDir, j.g.id, `rep-${j.k}.jsonl`);
+  // The JDK class archive per fork (repetitions/class-archive.ts): mapped by every JVM, or recorded by the fork's first.
+  const archives = new Map<string, ClassArchive>();
+  if (deps.env) {
+    for (const g of groups) archives.set(g.id, await planClassArchive({ executable: forkJava(g.fork), jvmArgs: g.fork.inputArguments }, deps.setup.workDir, deps.env, log));
+  }
+  const recording = new Set<string>();
+  const archiveArgs = (g: Group): readonly string[] => {
+    const a = archives.get(g.id);
+    if (a?.state === 'use') return a.args;
+    if (a?.state !== 'record' || recording.has(g.id)) return [];
+    recording.add(g.id);
+    return a.recordArgs;
+  };
   const start = async (j: (typeof jobs)[number]): Promise<StandbyJvm> => {
     const request = path.join(resultsDir, j.g.id, `rep-${j.k}.request`);
     await mkdir(path.dirname(request), { recursive: true });
     await writeFile(request, `wait\n${requestText(j.g.fork, j.members.map((m) => m.uniqueId), outFile(j))}`);
-    return launch(jvmCommand(j.g.fork, deps.setup.runnerJar, request), logFile, stop.signal);
+    return launch(jvmCommand(j.g.fork, deps.setup.runnerJar, request, archiveArgs(j.g)), logFile, stop.signal);
   };
   let next: StandbyJvm | null = jobs.length && !stop.signal.aborted ? await start(jobs[0]!) : null;
   try {
@@ -176,5 +192,23 @@ export async function runMavenStressPass(stress: readonly GateCandidate[], ceili
   }
   const cancelled = deps.signal?.aborted ?? false;
   const jvms = stress.reduce((n, c) => n + (c.repetitions ?? 0), 0);
-  return { repetitions, cut: cut && !cancelled, cancelled, wallClockMs: now() - started, gradleExitCode: lastExit, problems, executor: 'direct', concurrency: 1, fallback: null, confirmedAlone: 0, jvms };
+  const wallClockMs = now() - started;
+  // Made after the pass, beside the rest of the run; a pass cut or cancelled makes none.
+  const make = [...archives.values()].flatMap((a) => (a.state === 'record' && !cut && !cancelled ? [a.make(deps.signal)] : []));
+  const archiving = Promise.all(make).then(() => undefined);
+  return {
+    repetitions,
+    cut: cut && !cancelled,
+    cancelled,
+    wallClockMs,
+    gradleExitCode: lastExit,
+    problems,
+    executor: 'direct',
+    concurrency: 1,
+    fallback: null,
+    confirmedAlone: 0,
+    jvms,
+    archiving,
+    ...(archives.size ? { classArchive: archiveState(archives) } : {}),
+  };
 }

@@ -3,7 +3,7 @@
 // dumped get none, and a failure is not tried again.
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../log.js';
@@ -32,6 +32,17 @@ describe('the JDK class archive', () => {
     execFileSync(java, ['-Xmx256m', '-Xshare:on', ...(next.state === 'use' ? next.args : []), '-version'], { stdio: 'ignore' });
     // Other -X options are another key: recorded again.
     expect((await planClassArchive(spec(['-Xmx512m']), work, env, silentLogger())).state).toBe('record');
+  }, 60_000);
+
+  it('two runs making the same archive at once both succeed, and no failure is remembered', async () => {
+    const { work, env } = fresh();
+    const [a, b] = await Promise.all([0, 1].map(() => planClassArchive(spec(['-Xmx192m']), work, env, silentLogger())));
+    if (a?.state !== 'record' || b?.state !== 'record') throw new Error('expected two recordings');
+    execFileSync(java, ['-Xmx192m', ...a.recordArgs, '-version'], { stdio: 'ignore' });
+    const made = await Promise.all([a.make(), b.make()]);
+    expect(made[0]).toMatch(/\.jsa$/);
+    expect(made[1]).toBe(made[0]);
+    expect(readdirSync(path.join(env.STRESS_GATE_CACHE_DIR, 'jdk-class-archives'))).toEqual([path.basename(made[0]!)]);
   }, 60_000);
 
   it('leaves alone a task that sets its own class sharing, and is off when STRESS_GATE_CLASS_ARCHIVE is', async () => {

@@ -14,7 +14,7 @@
 // from it (about 0.7 s of CPU, beside the rest of the run), checked with -Xshare:on, and moved into
 // the cache. A failure is remembered for that key and never retried: the JVMs run as before.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,8 +43,11 @@ const OWN_SHARING = /^-Xshare|^-XX:[+-]?(SharedArchiveFile|SharedClassListFile|A
 /** Longest a dump or its check may take. */
 const MAKE_TIMEOUT_MS = 60_000;
 
-/** Decides, for one task's fork settings, whether its JVMs use, record or skip the archive. */
-export async function planClassArchive(spec: ForkSpec, workDir: string, env: NodeJS.ProcessEnv, logger: Logger): Promise<ClassArchive> {
+/** What decides the archive: the JVM, and the options its repetition JVMs start with. */
+export type ArchiveJvm = Pick<ForkSpec, 'executable' | 'jvmArgs'>;
+
+/** Decides, for one task's (or fork's) JVM, whether its repetition JVMs use, record or skip the archive. */
+export async function planClassArchive(spec: ArchiveJvm, workDir: string, env: NodeJS.ProcessEnv, logger: Logger): Promise<ClassArchive> {
   if (!booleanEnv(env, 'STRESS_GATE_CLASS_ARCHIVE', true)) return { state: 'off', why: 'STRESS_GATE_CLASS_ARCHIVE is off' };
   if (spec.jvmArgs.some((a) => OWN_SHARING.test(a))) return { state: 'off', why: 'the task sets its own class sharing' };
   // -X options (heap, GC, compressed pointers…) decide whether an archive maps: the dump and its check use the task's.
@@ -68,7 +71,8 @@ export async function planClassArchive(spec: ForkSpec, workDir: string, env: Nod
   const make = async (signal?: AbortSignal): Promise<string | null> => {
     // A first JVM stopped early (ceiling, cancel, crash) may have left no list, or half of one: try again next time.
     if (!((await stat(list).catch(() => null))?.size ?? 0)) return null;
-    const tmp = `${file}.${process.pid}.tmp`;
+    // Its own name: two runs of the gate (processes, or one process's tests) may dump the same key at once.
+    const tmp = `${file}.${process.pid}-${randomUUID()}.tmp`;
     try {
       await mkdir(dir, { recursive: true });
       await run(java, [...xArgs, '-Xshare:dump', `-XX:SharedClassListFile=${list}`, `-XX:SharedArchiveFile=${tmp}`], signal);
@@ -88,6 +92,13 @@ export async function planClassArchive(spec: ForkSpec, workDir: string, env: Nod
     }
   };
   return { state: 'record', list, recordArgs: [`-XX:DumpLoadedClassList=${list}`], make };
+}
+
+/** One word for the report: every task maps an archive, some task recorded one, or none is used. */
+export function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
+  const states = [...archives.values()].map((a) => a.state);
+  if (states.length > 0 && states.every((s) => s === 'use')) return 'used';
+  return states.includes('record') ? 'recorded' : 'off';
 }
 
 async function exists(file: string): Promise<boolean> {

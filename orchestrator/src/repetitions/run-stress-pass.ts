@@ -10,7 +10,7 @@ import { stressPaths } from '../first-pass/run-first-pass.js';
 import type { GradleSetup } from '../gradle/gradle-setup.js';
 import type { GradleRunner } from '../gradle/run-gradle.js';
 import type { Logger } from '../log.js';
-import { type ClassArchive, planClassArchive } from './class-archive.js';
+import { archiveState, type ClassArchive, planClassArchive } from './class-archive.js';
 import { readForkSpec, type ForkSpec } from './fork-spec.js';
 import type { Progress } from './progress.js';
 import { assignRepetitions, readRepetitionReports, type RecordedRepetition } from './read-repetitions.js';
@@ -145,13 +145,6 @@ export async function runStressPass(
     confirmedAlone: 0,
     jvms,
   };
-}
-
-/** One word for the report: every task maps an archive, some task recorded one, or none is used. */
-function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
-  const states = [...archives.values()].map((a) => a.state);
-  if (states.length > 0 && states.every((s) => s === 'use')) return 'used';
-  return states.includes('record') ? 'recorded' : 'off';
 }
 
 /** Each task's use of the JDK class archive (class-archive.ts). */
