@@ -50,11 +50,13 @@ async function main(): Promise<void> {
 
     const stressMs: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const r = await runMavenStressPass(candidates, 600, { setup, sources: pass.sources, projectDir: dir, logger });
+      // With the JDK class archive, as the CLI runs it (STRESS_GATE_CLASS_ARCHIVE=0: without); a run that made it waits for it here.
+      const r = await runMavenStressPass(candidates, 600, { setup, sources: pass.sources, projectDir: dir, logger, env: process.env });
+      await r.archiving;
       const all = [...r.repetitions.values()].every((x) => x.length === reps && x.every((y) => y.status === 'success'));
       if (!all || r.problems.length) throw new Error(`stress pass incomplete: ${r.problems.join('; ')}`);
       stressMs.push(r.wallClockMs);
-      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)} (load ${load()})`);
+      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)}, JDK class archive ${r.classArchive ?? 'off'} (load ${load()})`);
     }
 
     // Floors: the same number of JVMs, doing nothing (bare), or starting the runner with no selection.
