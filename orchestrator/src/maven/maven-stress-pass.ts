@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { RecordedRepetition } from '../repetitions/read-repetitions.js';
 import type { StressPassResult } from '../repetitions/run-stress-pass.js';
 import { crashedTests, parseForkLog } from './fork-log.js';
-import { archiveState, type ClassArchive, planClassArchive } from '../repetitions/class-archive.js';
+import { archiveArgs, archiveState, type ClassArchive, makeArchives, planClassArchive } from '../repetitions/class-archive.js';
 import { forkJava, jvmCommand, requestText, type JvmCommand } from './jvm-request.js';
 import { sourceKey, type PlatformSource } from './maven-first-pass.js';
 import type { MavenSetup } from './maven-setup.js';
@@ -138,19 +138,12 @@ export async function runMavenStressPass(stress: readonly GateCandidate[], ceili
   if (deps.env) {
     for (const g of groups) archives.set(g.id, await planClassArchive({ executable: forkJava(g.fork), jvmArgs: g.fork.inputArguments }, deps.setup.workDir, deps.env, log));
   }
-  const recording = new Set<string>();
-  const archiveArgs = (g: Group): readonly string[] => {
-    const a = archives.get(g.id);
-    if (a?.state === 'use') return a.args;
-    if (a?.state !== 'record' || recording.has(g.id)) return [];
-    recording.add(g.id);
-    return a.recordArgs;
-  };
+  const extraArgs = archiveArgs(archives);
   const start = async (j: (typeof jobs)[number]): Promise<StandbyJvm> => {
     const request = path.join(resultsDir, j.g.id, `rep-${j.k}.request`);
     await mkdir(path.dirname(request), { recursive: true });
     await writeFile(request, `wait\n${requestText(j.g.fork, j.members.map((m) => m.uniqueId), outFile(j))}`);
-    return launch(jvmCommand(j.g.fork, deps.setup.runnerJar, request, archiveArgs(j.g)), logFile, stop.signal);
+    return launch(jvmCommand(j.g.fork, deps.setup.runnerJar, request, extraArgs(j.g.id)), logFile, stop.signal);
   };
   let next: StandbyJvm | null = jobs.length && !stop.signal.aborted ? await start(jobs[0]!) : null;
   try {
@@ -193,9 +186,8 @@ export async function runMavenStressPass(stress: readonly GateCandidate[], ceili
   const cancelled = deps.signal?.aborted ?? false;
   const jvms = stress.reduce((n, c) => n + (c.repetitions ?? 0), 0);
   const wallClockMs = now() - started;
-  // Made after the pass, beside the rest of the run; a pass cut or cancelled makes none.
-  const make = [...archives.values()].flatMap((a) => (a.state === 'record' && !cut && !cancelled ? [a.make(deps.signal)] : []));
-  const archiving = Promise.all(make).then(() => undefined);
+  // Made after the pass, beside the rest of the run.
+  const archiving = makeArchives(archives, cut || cancelled, deps.signal);
   return {
     repetitions,
     cut: cut && !cancelled,

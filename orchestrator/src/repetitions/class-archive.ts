@@ -94,6 +94,27 @@ export async function planClassArchive(spec: ArchiveJvm, workDir: string, env: N
   return { state: 'record', list, recordArgs: [`-XX:DumpLoadedClassList=${list}`], make };
 }
 
+/**
+ * The gate's class-sharing options of one JVM of `key` (a task or a fork): the archive's when it
+ * is used, the recording options for the key's first JVM when it is recorded, else none.
+ */
+export function archiveArgs(archives: ReadonlyMap<string, ClassArchive>): (key: string) => readonly string[] {
+  const recording = new Set<string>();
+  return (key) => {
+    const a = archives.get(key);
+    if (a?.state === 'use') return a.args;
+    if (a?.state !== 'record' || recording.has(key)) return [];
+    recording.add(key);
+    return a.recordArgs;
+  };
+}
+
+/** Makes the recorded archives after a pass (none after a pass cut or cancelled); never rejects. */
+export function makeArchives(archives: ReadonlyMap<string, ClassArchive>, stopped: boolean, signal?: AbortSignal): Promise<void> {
+  if (stopped) return Promise.resolve();
+  return Promise.all([...archives.values()].flatMap((a) => (a.state === 'record' ? [a.make(signal)] : []))).then(() => undefined);
+}
+
 /** One word for the report: every task maps an archive, some task recorded one, or none is used. */
 export function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
   const states = [...archives.values()].map((a) => a.state);

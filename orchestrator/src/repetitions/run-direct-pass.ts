@@ -13,7 +13,7 @@ import pLimit from 'p-limit';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { parseResultsLog } from '../first-pass/results-log.js';
 import type { Logger } from '../log.js';
-import type { ClassArchive } from './class-archive.js';
+import { archiveArgs, type ClassArchive, makeArchives } from './class-archive.js';
 import type { ForkSpec } from './fork-spec.js';
 import type { Progress } from './progress.js';
 import { assignRepetitions, type RepetitionReport } from './read-repetitions.js';
@@ -94,9 +94,8 @@ export async function runDirectPass(input: DirectPassInput, deps: DirectPassDeps
     }
     reports.sort((a, b) => (a.taskPath === b.taskPath ? a.repetition - b.repetition : a.taskPath < b.taskPath ? -1 : 1));
     const wallClockMs = Date.now() - started;
-    // Made after the pass, beside the rest of the run; a pass cut or cancelled makes none.
-    const make = [...(input.archives?.values() ?? [])].flatMap((a) => (a.state === 'record' && !state.cut && !state.cancelled ? [a.make(deps.signal)] : []));
-    const archiving = Promise.all(make).then(() => undefined);
+    // Made after the pass, beside the rest of the run.
+    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled, deps.signal);
     return { reports, cut: state.cut, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs, archiving };
   } finally {
     clearTimeout(timer);
@@ -116,20 +115,8 @@ async function runJobs(
   // Every JVM's folder and spec are written before the first starts, and a JVM's results are read
   // after its slot is free: a slot is held only while its JVM lives, so the next JVM starts the
   // moment one exits (the pass is CPU-bound; a gap between JVMs leaves a core idle).
-  const recording = new Set<string>();
-  const launches = await Promise.all(
-    jobs.map((job) => {
-      // The archive's JVM options: every JVM maps it, or the task's first JVM records the class list.
-      const archive = input.archives?.get(job.taskPath);
-      let extra: string[] = [];
-      if (archive?.state === 'use') extra = archive.args;
-      else if (archive?.state === 'record' && !recording.has(job.taskPath)) {
-        recording.add(job.taskPath);
-        extra = archive.recordArgs;
-      }
-      return prepareJob(job, dirName, input, extra);
-    }),
-  );
+  const extra = archiveArgs(input.archives ?? new Map());
+  const launches = await Promise.all(jobs.map((job) => prepareJob(job, dirName, input, extra(job.taskPath))));
   const limit = pLimit(Math.max(1, concurrency));
   const ran = await Promise.all(
     launches.map(async (l) => {
