@@ -75,7 +75,16 @@ function timed(db: Database, stages: Map<string, number[]>): Database {
     async query<Row>(s: Sql) {
       const t = performance.now();
       const out = await e.query<Row>(s);
-      add(/test_case_branch_presence/.test(s.text) ? 'SQL absentIds (is_new badge)' : 'SQL test_runs FINAL (retry check)', t);
+      add(
+        /groupArray/.test(s.text)
+          ? 'SQL idsPresentSince (is_new badges)'
+          : /test_case_branch_presence/.test(s.text)
+            ? 'SQL absentIds (is_new badge)'
+            : /UNION ALL/.test(s.text)
+              ? 'SQL earlier attempt'
+              : 'SQL test_runs FINAL (retry check)',
+        t,
+      );
       return out;
     },
     async insert(table: Sql, rows: InsertRows) {

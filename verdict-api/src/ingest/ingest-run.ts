@@ -3,18 +3,21 @@
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
-import { absentIds } from '../presence/presence.js';
+import { absentIds, idsPresentSince, type PresenceScope } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { TsvWriter } from '../storage/tab-separated.js';
 import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from './duplicates.js';
 
-/** The ingestion-time badge looks back this far; the verdict does not look back at all. */
+/** The ingestion-time badge looks back this far; the verdict does not look back at all. Nothing is new without a default branch. */
 export const IS_NEW_WINDOW_DAYS = 90;
 
 /** Test case runs per insert: small enough to overlap encoding with writing, large enough for few parts. */
 export const INGEST_CHUNK = 10_000;
+
+/** Chunks whose badges are asked for before their turn: the first ones go out with the shard's first reads. */
+const BADGES_AHEAD = 2;
 
 /** The columns of test_case_runs an upload writes, in the order ingestShard encodes them. */
 const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci', 'ran_at', 'test_case_id', 'module', 'suite', 'name', 'status', 'duration_ms', 'muted', 'is_new'];
@@ -56,72 +59,87 @@ export async function ingestRun(db: Database, project: Project, run: ParsedRunUp
 async function ingestShard(db: Database, project: Project, run: ParsedRunUpload, now: Date): Promise<RunUploadResult> {
   const { projectId } = project;
   const shard = run.shard;
-  // Both reads at once (one wait behind a busy event loop instead of two): whether the shard is
-  // stored already, and what an earlier attempt that stopped half way (the client was never told
-  // it succeeded) left behind: those chunks are not written twice, and their is_new badges stand,
-  // although their own presence rows would now make them look old.
-  const [existing, prior] = await Promise.all([
-    db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`
+  const ranAt = storedRanAt(run, now);
+  // The reads start at once, before any hashing, so that none waits behind another or behind
+  // this thread: whether the shard is stored already; what an earlier attempt that stopped half
+  // way (the client was never told it succeeded) left behind, since those rows are not written
+  // twice and their is_new badges stand although their own presence rows would now make them
+  // look old; and the badges' presence. The badge reads cover every id, so they need not wait
+  // for the earlier attempt: where it wrote a badge, that one is kept (badgesInOrder). Each
+  // chunk's badges are known before its rows (and so its presence) are written.
+  const existingRead = db.engine.query<{ test_case_count: unknown; new_test_case_count: unknown }>(sql`
       SELECT test_case_count, new_test_case_count FROM ${db.t('test_runs')} FINAL
-      WHERE project_id = ${uuid(projectId)} AND run_id = ${run.runId} AND shard_index = ${shard.index}`),
-    priorAttempt(db, projectId, run.runId, shard.index),
-  ]);
+      WHERE project_id = ${uuid(projectId)} AND run_id = ${run.runId} AND shard_index = ${shard.index}`);
+  const priorRead = priorAttempt(db, projectId, run.runId, shard.index);
+  existingRead.catch(() => undefined); // awaited below, after the hashing
+  priorRead.catch(() => undefined);
+  // In chunks, so that ClickHouse writes one chunk while this process hashes and encodes the
+  // next. The chunks' ids are disjoint, so a chunk's presence (written by the materialized
+  // view) cannot change another chunk's badges, and later chunks' badges are asked for while
+  // this one is encoded and written.
+  const chunks: { start: number; ids: string[]; badges?: Promise<boolean[]> }[] = [];
+  const badgeScope: PresenceScope | null = project.defaultBranch === null ? null : { projectId, branch: project.defaultBranch, isCi: true };
+  const since = new Date(ranAt.getTime() - IS_NEW_WINDOW_DAYS * 86_400_000);
+  // An upload of more than one chunk reads its scope's presence once, when the scope is at most
+  // twice its size (a full suite's run, the usual upload); otherwise, or when the scope is
+  // larger, each chunk asks for its own ids.
+  const scopeRead = badgeScope && run.testCases.length > INGEST_CHUNK ? idsPresentSince(db, badgeScope, since, 2 * run.testCases.length) : null;
+  scopeRead?.catch(() => undefined); // awaited by the chunks' badges
+  const askBadges = (k: number): void => {
+    const c = chunks[k];
+    if (c === undefined || c.badges !== undefined) return;
+    c.badges = badgeScope === null ? Promise.resolve(c.ids.map(() => false)) : badgesOf(db, badgeScope, c.ids, since, scopeRead);
+    c.badges.catch(() => undefined); // awaited in its turn
+  };
+  const ids = new Array<string>(run.testCases.length);
+  for (let start = 0; start < ids.length; start += INGEST_CHUNK) {
+    const end = Math.min(start + INGEST_CHUNK, ids.length);
+    for (let i = start; i < end; i++) ids[i] = testCaseId(projectId, run.testCases[i]!);
+    chunks.push({ start, ids: ids.slice(start, end) });
+    if (chunks.length <= BADGES_AHEAD) askBadges(chunks.length - 1);
+  }
+  const [existing, prior] = await Promise.all([existingRead, priorRead]);
   if (existing[0]) {
     return { runId: run.runId, shard, testCases: num(existing[0].test_case_count), newTestCases: num(existing[0].new_test_case_count), duplicate: true };
   }
-  const ids = run.testCases.map((t) => testCaseId(projectId, t));
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
   if (new Set(ids).size !== ids.length) rejectDuplicates(run.testCases, 'testCases');
 
-  const ranAt = storedRanAt(run, now);
   const ranAtText = formatDateTime(ranAt);
   const isCi = run.isCi ? 1 : 0;
   // What every row of this shard repeats, encoded once.
   const shardFields = TsvWriter.fields(projectId, run.runId, shard.index, run.branch, isCi, ranAtText);
   const written = new Pipeline();
-  // In chunks, so that ClickHouse writes one chunk while this process hashes and encodes the
-  // next. The chunks' ids are disjoint, so a chunk's presence (written by the materialized
-  // view) cannot change another chunk's badges, and the next chunk's badges are asked for
-  // while this one is encoded and written.
-  const chunks: { start: number; ids: string[]; fresh: string[]; badges?: Promise<boolean[]> }[] = [];
-  for (let start = 0; start < ids.length; start += INGEST_CHUNK) {
-    const chunkIds = ids.slice(start, start + INGEST_CHUNK);
-    chunks.push({ start, ids: chunkIds, fresh: prior.badges.size === 0 ? chunkIds : chunkIds.filter((id) => !prior.badges.has(id)) });
-  }
-  const askBadges = (k: number): void => {
-    const c = chunks[k];
-    if (c === undefined || c.badges !== undefined) return;
-    c.badges = c.fresh.length === 0 ? Promise.resolve([]) : newBadges(db, project, c.fresh, ranAt);
-    c.badges.catch(() => undefined); // awaited in its turn
-  };
+  // The organic repetitions of the whole shard in one insert (they need no badge), written
+  // while the chunks' badges are read.
+  written.add(
+    db.engine.insert(
+      db.t('test_case_run_repetitions'),
+      run.testCases.flatMap((t, i) =>
+        (prior.repeated.has(ids[i]!) ? [] : t.repetitions).map((r) => ({
+          project_id: projectId,
+          run_id: run.runId,
+          shard_index: shard.index,
+          test_case_id: ids[i],
+          source: 'organic',
+          repetition: r.repetition,
+          status: r.status,
+          duration_ms: r.durationMs,
+          ran_at: ranAtText,
+        })),
+      ),
+    ),
+  );
   let newTestCases = 0;
   for (let k = 0; k < chunks.length; k++) {
-    const { start, ids: chunkIds, fresh } = chunks[k]!;
-    askBadges(k);
-    askBadges(k + 1);
+    const { start, ids: chunkIds } = chunks[k]!;
+    for (let ahead = k; ahead < k + BADGES_AHEAD; ahead++) askBadges(ahead);
     const chunk = run.testCases.slice(start, start + chunkIds.length);
-    written.add(
-      db.engine.insert(
-        db.t('test_case_run_repetitions'),
-        chunk.flatMap((t, i) =>
-          (prior.repeated.has(chunkIds[i]!) ? [] : t.repetitions).map((r) => ({
-            project_id: projectId,
-            run_id: run.runId,
-            shard_index: shard.index,
-            test_case_id: chunkIds[i],
-            source: 'organic',
-            repetition: r.repetition,
-            status: r.status,
-            duration_ms: r.durationMs,
-            ran_at: ranAtText,
-          })),
-        ),
-      ),
-    );
     const freshBadges = await chunks[k]!.badges!;
-    const isNew = fresh === chunkIds ? freshBadges : badgesInOrder(chunkIds, prior.badges, fresh, freshBadges);
+    const isNew = prior.badges.size === 0 ? freshBadges : badgesInOrder(chunkIds, prior.badges, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
-    const unwritten = prior.badges.size === 0 ? null : new Set(fresh);
+    // Rows an earlier attempt wrote are not written again.
+    const unwritten = prior.badges.size === 0 ? null : (id: string) => !prior.badges.has(id);
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
     // string per row cost three times as much at 50,000 rows. test_cases and
     // test_case_branch_presence are filled from these rows by the materialized views of
@@ -130,7 +148,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     const ranIds: string[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const id = chunkIds[i]!;
-      if (unwritten && !unwritten.has(id)) continue;
+      if (unwritten && !unwritten(id)) continue;
       const t = chunk[i]!;
       rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
       if (t.status !== 'skipped') ranIds.push(id);
@@ -178,16 +196,18 @@ async function priorAttempt(db: Database, projectId: string, runId: string, shar
   return { badges, repeated };
 }
 
-/** The badges of `ids` in order: an earlier attempt's where it wrote one, else the fresh ones (in `fresh` order). */
-function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolean>, fresh: readonly string[], freshBadges: readonly boolean[]): boolean[] {
-  const computed = new Map(fresh.map((id, i) => [id, freshBadges[i]!]));
-  return ids.map((id) => prior.get(id) ?? computed.get(id)!);
+/** The badges of `ids` in order: an earlier attempt's where it wrote one, else the fresh one. */
+function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolean>, freshBadges: readonly boolean[]): boolean[] {
+  return ids.map((id, i) => prior.get(id) ?? freshBadges[i]!);
 }
 
-/** The badge: not seen in CI on the default branch in the trailing window; nothing is new without a default branch. */
-async function newBadges(db: Database, project: Project, ids: string[], ranAt: Date): Promise<boolean[]> {
-  if (project.defaultBranch === null) return ids.map(() => false);
-  const since = new Date(ranAt.getTime() - IS_NEW_WINDOW_DAYS * 86_400_000);
-  const unseen = await absentIds(db, { projectId: project.projectId, branch: project.defaultBranch, isCi: true }, ids, since);
+/**
+ * The badges of `ids`: not seen in CI on the default branch since `since`. From the scope read
+ * whole when there is one and it was not too large, else asked for these ids.
+ */
+async function badgesOf(db: Database, scope: PresenceScope, ids: string[], since: Date, scopeRead: Promise<Set<string> | null> | null): Promise<boolean[]> {
+  const present = scopeRead ? await scopeRead : null;
+  if (present) return ids.map((id) => !present.has(id));
+  const unseen = await absentIds(db, scope, ids, since);
   return ids.map((id) => unseen.has(id));
 }

@@ -1,7 +1,10 @@
 // Ingestion on both real engines: idempotent re-upload, shards merging into one run, the
 // gated observation kept apart from organic repetitions.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { INGEST_CHUNK } from '../../src/ingest/ingest-run.js';
+import { idsPresentSince } from '../../src/presence/presence.js';
 import { sql, uuid } from '../../src/sql/bind.js';
+import { database } from '../../src/storage/database.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { run, seedProject, testApp } from '../support/api.js';
 
@@ -61,6 +64,46 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
       ['skipped', 1],
     ]);
   });
+
+  it('reads a scope whole only up to its limit, within the window and the scope', async () => {
+    const p = await seedProject(t.db, `scope-read-${kind}`);
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const post = (body: ReturnType<typeof run>) => call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    await post(run('recent', ['a', 'b', 'c'], { startedAt: ago(5) }));
+    await post(run('recent-again', ['a'], { startedAt: ago(1) })); // a second presence row of `a`: counted once
+    await post(run('long-ago', ['old'], { startedAt: ago(100) }));
+    await post(run('feature', ['branch-only'], { branch: 'feature/x', startedAt: ago(1) }));
+    const scope = { projectId: p.projectId, branch: 'main', isCi: true };
+    const since = new Date(Date.now() - 90 * 86_400_000);
+    const names = async (ids: Set<string> | null) => (ids === null ? null : (await t.db.engine.query<{ name: string }>(sql`
+      SELECT name FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} AND toString(test_case_id) IN (${[...ids, '']})`)).map((r) => r.name).sort());
+    expect(await names(await idsPresentSince(t.db, scope, since, 3))).toEqual(['a', 'b', 'c']);
+    expect(await idsPresentSince(t.db, scope, since, 2)).toBeNull();
+    expect(await names(await idsPresentSince(t.db, scope, new Date(Date.now() - 200 * 86_400_000), 10))).toEqual(['a', 'b', 'c', 'old']);
+  });
+
+  it('badges an upload of several chunks alike whether its scope is read whole or chunk by chunk', async () => {
+    // History on main: 3,000 of the upload's names, plus `others` names it does not carry.
+    const upload = Array.from({ length: INGEST_CHUNK + 1_000 }, (_, i) => `case${i}`);
+    const badged = async (others: number) => {
+      const p = await seedProject(t.db, `chunks-${others}-${kind}`);
+      const history = [...upload.slice(0, 3_000), ...Array.from({ length: others }, (_, i) => `other${i}`)];
+      expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('history', history))).status).toBe(201);
+      // The upload through an engine that notes how its badges were read.
+      const reads: string[] = [];
+      const e = t.db.engine;
+      const noting = database({ ...e, query: (s) => (/test_case_branch_presence/.test(s.text) && reads.push(/groupArray/.test(s.text) ? 'scope' : 'ids'), e.query(s)) }, t.db.name);
+      const res = await testApp(noting).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('mr', upload));
+      const rows = await t.db.engine.query<{ name: string }>(sql`
+        SELECT name FROM ${t.db.t('test_case_runs')} FINAL WHERE project_id = ${uuid(p.projectId)} AND run_id = 'mr' AND is_new = 0`);
+      return { body: res.body, old: rows.map((r) => r.name).sort(), reads };
+    };
+    const expected = { body: { runId: 'mr', shard: { index: 0, total: 1 }, testCases: upload.length, newTestCases: upload.length - 3_000, duplicate: false }, old: upload.slice(0, 3_000).sort() };
+    // A scope of 3,000 + 1,000 ids: read whole (at most twice the upload).
+    expect(await badged(1_000)).toEqual({ ...expected, reads: ['scope'] });
+    // A scope of more than twice the upload: the read stops, and each chunk asks for its own ids.
+    expect(await badged(2 * upload.length)).toEqual({ ...expected, reads: ['scope', 'ids', 'ids'] });
+  }, 120_000);
 
   it('merges shards of one run into one run', async () => {
     const p = await seedProject(t.db, `shards-${kind}`);
