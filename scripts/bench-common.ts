@@ -31,7 +31,7 @@ export interface Bench {
   project: Project;
   token: string;
   /** The clickhouse-server of a server bench (null when embedded): stop it and start it again on the same port and data. */
-  chServer: { stop(): Promise<void>; start(): Promise<void> } | null;
+  chServer: { stop(): Promise<void>; start(): Promise<void>; pid(): number | undefined } | null;
   close(): Promise<void>;
 }
 
@@ -59,6 +59,7 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
     engine = openServerEngine({ url: server.url });
     bulk = openServerEngine({ url: server.url, requestTimeoutMs: 30 * 60_000 });
     chServer = {
+      pid: () => server.pid,
       stop: () => server.stop(),
       start: async () => {
         server = await startClickHouseServer({ port: first.port, dir: first.dir });

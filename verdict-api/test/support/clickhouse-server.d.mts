@@ -2,6 +2,8 @@ export interface ClickHouseServer {
   url: string;
   port: number;
   dir: string;
+  /** The server process id (benchmarks read its CPU time from /proc). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 export function clickhouseServerBinary(): string;

@@ -92,6 +92,8 @@ export async function startClickHouseServer(options = {}) {
     url,
     port,
     dir,
+    /** The server's process id (benchmarks read its CPU time from /proc). */
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
