@@ -38,6 +38,8 @@ export interface Bench {
 export interface BenchOptions {
   /** Wraps the API's engine (to time its statements); bulk SQL and setup go around it. */
   wrap?: (engine: ClickHouseEngine) => ClickHouseEngine;
+  /** Verdicts the API works on at once (STRESS_GATE_VERDICT_CONCURRENCY); unset: the engine's default. */
+  verdictConcurrency?: number;
 }
 
 /** A fresh engine (chDB in a temp dir, or a clickhouse-server of its own), migrated, served on a loopback port, with one entitled project. */
@@ -74,7 +76,7 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
   }
   const setup = database(engine, DB_NAME);
   const db = options.wrap ? database(options.wrap(engine), DB_NAME) : setup;
-  const api = await startServer(db, silentLogger(), '127.0.0.1', 0); // applies the migrations
+  const api = await startServer(db, silentLogger(), '127.0.0.1', 0, options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}); // applies the migrations
   cleanups.unshift(() => api.close());
   const account = await createAccount(setup, 'bench-account', true);
   const project = await createProject(setup, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });

@@ -11,6 +11,7 @@
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
 //     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|flat] [--cpu-profile FILE]
+//     [--verdict-concurrency N]
 // --form flat posts verdicts one entry per test case (older clients) instead of grouped by suite (the CLI).
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
@@ -235,6 +236,9 @@ async function main(): Promise<void> {
   if (fresh > identities) throw new Error('--new must not exceed --identities');
   const uploadCases = intFlag(flags, 'upload-cases', 1_000);
   const solo = intFlag(flags, 'solo', 10);
+  // Unset: the service's default for the engine (STRESS_GATE_VERDICT_CONCURRENCY).
+  const verdictConcurrency = flags.has('verdict-concurrency') ? intFlag(flags, 'verdict-concurrency', 0, 1000) : undefined;
+  if (verdictConcurrency !== undefined && verdictConcurrency < 1) throw new Error('--verdict-concurrency must be at least 1');
   const form = flags.get('form') ?? 'grouped';
   if (form !== 'grouped' && form !== 'flat') throw new Error(`--form must be grouped or flat, not ${form}`);
   const flat = form === 'flat';
@@ -242,11 +246,11 @@ async function main(): Promise<void> {
   const profile = profileFile ? new Session() : null;
   profile?.connect();
   log(
-    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows`,
+    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 12 server)'}`,
   );
   for (const kind of engines) {
     const stages = new Map<string, number[]>();
-    const b = await openBench(kind, { wrap: profiler(stages) });
+    const b = await openBench(kind, { wrap: profiler(stages), ...(verdictConcurrency ? { verdictConcurrency } : {}) });
     try {
       const fill = await fillPresence(b, rows);
       log(`${kind}: presence filled in ${(fill.total / 1000).toFixed(1)} s`);

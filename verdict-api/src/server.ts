@@ -18,7 +18,7 @@ export interface RunningServer {
 }
 
 /** Serves the API; alerts go to the project's webhooks and the sweep runs every `sweepIntervalMs` (default 5 min). */
-export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number; operatorToken?: string; publicUrl?: string } = {}): Promise<RunningServer> {
+export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number; operatorToken?: string; publicUrl?: string; verdictConcurrency?: number } = {}): Promise<RunningServer> {
   const ready = migrationGate(db, log);
   await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
   const notifier = createWebhookDispatcher({ db, log });
@@ -42,6 +42,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     clock: systemClock,
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}),
   });
   return new Promise((resolve) => {
     const server: ServerType = serve({ fetch: app.fetch, hostname: host, port }, (info) => {

@@ -26,6 +26,11 @@ export const ConfigSchema = v.object({
   STRESS_GATE_OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^\S+$/, 'must not contain spaces'))),
   /** The dashboard's public base URL (links, Origin checks behind a proxy). Default: the request's own origin. */
   STRESS_GATE_PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as https://stress.example.com'))),
+  /**
+   * Verdicts worked on at once; more wait their turn. Unset: 4 on embedded chDB, 12 on a server
+   * (http/app.ts). Higher serves more verdicts while the run uploads beside them slow down.
+   */
+  STRESS_GATE_VERDICT_CONCURRENCY: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'), v.maxValue(1000, 'must be <= 1000'))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

@@ -67,7 +67,11 @@ type Env = AppEnv;
  * Verdicts worked on at once by default: enough to overlap ClickHouse with parsing, few enough to
  * keep the event loop's queue short. On embedded chDB a known project's verdict reads nothing
  * (its presence is held whole, read-cache.ts) and is all CPU, so a few at once do; on a server each
- * waits for a presence query, so more overlap (scripts/bench-load.ts measured both).
+ * waits for a presence query, so more overlap (scripts/bench-load.ts measured both). More still on a
+ * server merges more verdicts into each presence lookup and serves more of them, at the uploads'
+ * expense (30-s server runs, 2026-12-01: 12 at once gave 281-291 verdicts/s with uploads at 64-65%
+ * of their rate alone; 36 gave 401-444/s and 42-58%; 40-44 gave 513-562/s and 41-47%), so the
+ * operator chooses: STRESS_GATE_VERDICT_CONCURRENCY.
  */
 export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
 

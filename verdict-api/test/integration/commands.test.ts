@@ -34,7 +34,7 @@ describe('verdict-api commands against a clickhouse-server', () => {
     const { token } = await admin('create-token', '--project', 'shop');
     expect(token).toMatch(/^sg_/);
 
-    serve = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, VERDICT_API_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    serve = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, VERDICT_API_PORT: '0', STRESS_GATE_VERDICT_CONCURRENCY: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       serve!.stdout!.on('data', (d: Buffer) => {
@@ -58,6 +58,12 @@ describe('verdict-api commands against a clickhouse-server', () => {
     const ready = await fetch(`${url}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', engine: 'server' });
     expect(ready.headers.get('x-request-id')).toMatch(/.+/);
+  });
+
+  it('refuses to start with a bad setting, naming it', async () => {
+    const failed = await run(process.execPath, [BIN, 'serve'], { env: { ...env, VERDICT_API_PORT: '0', STRESS_GATE_VERDICT_CONCURRENCY: '0' } }).catch((e: { code: number; stderr: string }) => e);
+    expect((failed as { code: number }).code).not.toBe(0);
+    expect((failed as { stderr: string }).stderr).toContain('STRESS_GATE_VERDICT_CONCURRENCY: must be >= 1');
   });
 
   it('refuses an unknown command with a usage error (exit 2)', async () => {
