@@ -7,13 +7,14 @@ import type { GateDeps } from '../gate/gate-deps.js';
 import { runFirstPass } from '../first-pass/run-first-pass.js';
 import { createProgress } from '../repetitions/progress.js';
 import { runJvm } from '../repetitions/run-jvm.js';
+import { ArchivesInProgress } from '../repetitions/class-archive.js';
 import { runStressPass } from '../repetitions/run-stress-pass.js';
 
 /** Prepares Gradle (init script, temp dir, executable) through the deps' Gradle adapters. */
 export async function createGradleAdapter(deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
   const executable = await deps.gradleExecutable(projectDir);
   const setup = await deps.prepareGradle(deps.env);
-  const pending: Promise<void>[] = [];
+  const archives = new ArchivesInProgress();
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
@@ -46,10 +47,7 @@ export async function createGradleAdapter(deps: GateDeps, projectDir: string): P
         concurrency: o.concurrency,
         runJvm: deps.runJvm ?? runJvm,
         progress: (total, batch, deadlineAt) => createProgress({ write: deps.err, tty: deps.errIsTTY ?? false, total, batch, deadlineAt, now: Date.now }),
-      }).then((pass) => {
-        if (pass.archiving) pending.push(pass.archiving.catch(() => undefined));
-        return pass;
-      }),
-    settle: async () => void (await Promise.all(pending)),
+      }).then((pass) => archives.track(pass)),
+    settle: () => archives.settle(),
   };
 }

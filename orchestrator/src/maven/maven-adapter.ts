@@ -2,6 +2,7 @@
 // test classpath; the stress pass starts JVMs directly, as the first pass's forks were started.
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
+import { ArchivesInProgress } from '../repetitions/class-archive.js';
 import { runMavenFirstPass, type PlatformSource } from './maven-first-pass.js';
 import { mavenExecutable, prepareMaven } from './maven-setup.js';
 import { runMavenStressPass } from './maven-stress-pass.js';
@@ -11,7 +12,7 @@ export async function createMavenAdapter(deps: GateDeps, projectDir: string, exe
   const mvn = executable ?? (await mavenExecutable(projectDir));
   const setup = await prepareMaven(deps.env);
   let sources: ReadonlyMap<string, PlatformSource> = new Map();
-  const pending: Promise<void>[] = [];
+  const archives = new ArchivesInProgress();
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
@@ -21,10 +22,7 @@ export async function createMavenAdapter(deps: GateDeps, projectDir: string, exe
     },
     // Maven has one executor: fresh JVMs started like Surefire's fork, one test run at a time.
     stressPass: (stress, _args, ceilingSeconds, o) =>
-      runMavenStressPass(stress, ceilingSeconds, { setup, sources, projectDir, logger: deps.logger, env: deps.env, ...(o.signal ? { signal: o.signal } : {}) }).then((pass) => {
-        if (pass.archiving) pending.push(pass.archiving.catch(() => undefined));
-        return pass;
-      }),
-    settle: async () => void (await Promise.all(pending)),
+      runMavenStressPass(stress, ceilingSeconds, { setup, sources, projectDir, logger: deps.logger, env: deps.env, ...(o.signal ? { signal: o.signal } : {}) }).then((pass) => archives.track(pass)),
+    settle: () => archives.settle(),
   };
 }

@@ -115,6 +115,22 @@ export function makeArchives(archives: ReadonlyMap<string, ClassArchive>, stoppe
   return Promise.all([...archives.values()].flatMap((a) => (a.state === 'record' ? [a.make(signal)] : []))).then(() => undefined);
 }
 
+/** The archives a build's stress passes are still making: awaited before the run's temp dir goes (BuildAdapter.settle). */
+export class ArchivesInProgress {
+  private readonly pending: Promise<void>[] = [];
+
+  /** Notes what `pass` left being made; returns the pass. */
+  track<P extends { archiving?: Promise<void> }>(pass: P): P {
+    if (pass.archiving) this.pending.push(pass.archiving.catch(() => undefined));
+    return pass;
+  }
+
+  /** Resolves when every noted archive is made or given up; never rejects. */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+}
+
 /** One word for the report: every task maps an archive, some task recorded one, or none is used. */
 export function archiveState(archives: ReadonlyMap<string, ClassArchive>): 'used' | 'recorded' | 'off' {
   const states = [...archives.values()].map((a) => a.state);

@@ -138,8 +138,6 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     const freshBadges = await chunks[k]!.badges!;
     const isNew = prior.badges.size === 0 ? freshBadges : badgesInOrder(chunkIds, prior.badges, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
-    // Rows an earlier attempt wrote are not written again.
-    const unwritten = prior.badges.size === 0 ? null : (id: string) => !prior.badges.has(id);
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
     // string per row cost three times as much at 50,000 rows. test_cases and
     // test_case_branch_presence are filled from these rows by the materialized views of
@@ -148,7 +146,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     const ranIds: string[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const id = chunkIds[i]!;
-      if (unwritten && !unwritten(id)) continue;
+      if (prior.badges.has(id)) continue; // an earlier attempt wrote it
       const t = chunk[i]!;
       rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
       if (t.status !== 'skipped') ranIds.push(id);

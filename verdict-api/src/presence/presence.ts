@@ -31,12 +31,15 @@ export interface PresenceScope {
   isCi: boolean;
 }
 
+/** The rows of the scope: its project, branch and CI flag. */
+const inScope = (scope: PresenceScope): Sql => sql`project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`;
+
 /** Which of `ids` have ever had a presence row in the scope (the verdict's question). */
 export async function presentIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db.engine.query<{ id: string }>(sql`
     SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
-    WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}
+    WHERE ${inScope(scope)}
       AND toString(test_case_id) IN ${idSet(ids)}`);
   return new Set(rows.map((r) => r.id));
 }
@@ -52,7 +55,7 @@ export async function absentIds(db: Database, scope: PresenceScope, ids: readonl
   const rows = await db.engine.query<{ id: string }>(sql`
     SELECT id FROM ${posted} WHERE id NOT IN (
       SELECT toString(test_case_id) FROM ${db.t('test_case_branch_presence')}
-      WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi} AND ran_at >= ${dateTime(since)}
+      WHERE ${inScope(scope)} AND ran_at >= ${dateTime(since)}
         AND toString(test_case_id) IN ${posted})`);
   return new Set(rows.map((r) => r.id));
 }
@@ -67,7 +70,7 @@ export async function idsPresentSince(db: Database, scope: PresenceScope, since:
   const rows = await db.engine.query<{ ids: string[] }>(sql`
     SELECT groupArray(id) AS ids FROM (
       SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
-      WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi} AND ran_at >= ${dateTime(since)}
+      WHERE ${inScope(scope)} AND ran_at >= ${dateTime(since)}
       LIMIT ${limit + 1})`);
   const ids = rows[0]?.ids ?? [];
   return ids.length > limit ? null : new Set(ids);
@@ -80,7 +83,7 @@ export async function inventorySize(db: Database, scope: PresenceScope): Promise
     async () => {
       const rows = await db.engine.query<{ n: unknown }>(sql`
         SELECT uniqExact(test_case_id) AS n FROM ${db.t('test_case_branch_presence')}
-        WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`);
+        WHERE ${inScope(scope)}`);
       return num(rows[0]?.n ?? 0);
     },
     (n) => n > 0,
@@ -182,7 +185,7 @@ function holdWhole(db: Database, scope: PresenceScope, key: string): void {
     const epoch = db.cache.known.beginWholeLoad(key);
     const rows = await db.engine.query<{ id: string }>(sql`
       SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('test_case_branch_presence')}
-      WHERE project_id = ${uuid(scope.projectId)} AND git_branch = ${scope.branch} AND is_ci = ${scope.isCi}`);
+      WHERE ${inScope(scope)}`);
     db.cache.known.endWholeLoad(key, rows.map((r) => r.id), epoch);
   })()
     .catch(() => undefined)
