@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { performance } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { groupBySuite } from '../orchestrator/dist/verdict/verdict-client.js';
@@ -269,6 +269,14 @@ async function main(): Promise<void> {
       let loadStarted = 0;
       let elu0 = performance.eventLoopUtilization();
       let cpu0 = process.cpuUsage();
+      const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+      // The API thread's garbage collections in the load phase: full ones pause it longest.
+      const gcs = { minor: [] as number[], major: [] as number[] };
+      const gcWatch = new PerformanceObserver((list) => {
+        if (!loadStarted) return;
+        for (const e of list.getEntries()) ((((e as { detail?: { kind?: number } }).detail)?.kind ?? 0) === perfConstants.NODE_PERFORMANCE_GC_MAJOR ? gcs.major : gcs.minor).push(e.duration);
+      });
+      gcWatch.observe({ entryTypes: ['gc'] });
       const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
         worker.on('message', (m: { phase?: string }) => {
           if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
@@ -276,12 +284,15 @@ async function main(): Promise<void> {
           stages.clear();
           elu0 = performance.eventLoopUtilization();
           cpu0 = process.cpuUsage();
+          loopDelay.enable();
           loadStarted = performance.now();
           if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
         });
         worker.once('error', reject);
       });
       const elu = performance.eventLoopUtilization(elu0);
+      loopDelay.disable();
+      gcWatch.disconnect();
       // Every thread of this process (the API, chDB's, GC's, the clients'): the figure that run-to-run noise moves least.
       const cpuUsed = process.cpuUsage(cpu0);
       const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
@@ -308,6 +319,11 @@ async function main(): Promise<void> {
         `  CPU under load (all threads, this process${kind === 'server' ? ', clickhouse-server not included' : ''}): ${(cpuMs / wall).toFixed(2)} cores, ` +
           `${(cpuMs / Math.max(1, l.verdicts.length)).toFixed(1)} ms per verdict (the uploads' share included)`,
       );
+      // How long a ready callback (a ClickHouse answer, a request) waited for the API's thread.
+      const delay = (q: number) => ms(Math.max(0, loopDelay.percentile(q) / 1e6 - 5));
+      log(`  event loop delay under load: p50 ${delay(50)}, p99 ${delay(99)}, max ${ms(Math.max(0, loopDelay.max / 1e6 - 5))}`);
+      const gcLine = (name: string, d: number[]) => `${d.length} ${name} (${ms(d.reduce((a, x) => a + x, 0))}, longest ${ms(d.length ? Math.max(...d) : 0)})`;
+      log(`  garbage collection under load: ${gcLine('minor', gcs.minor)}, ${gcLine('full', gcs.major)}`);
       log(`  where the API's time went under load (event loop busy ${(100 * elu.utilization).toFixed(0)}%):`);
       const lines = [...stages.entries()].map(([name, t]) => ({ name, n: t.length, total: t.reduce((a, x) => a + x, 0), s: summarize(t) })).sort((a, b) => b.total - a.total);
       for (const x of lines) {

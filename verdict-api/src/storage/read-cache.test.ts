@@ -20,6 +20,53 @@ describe('TtlCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('reloads a key in use before it expires, serving the cached value meanwhile, and never past its TTL', async () => {
+    let now = 0;
+    let loads = 0;
+    let fail = false;
+    let release: (() => void) | null = null;
+    const cache = new TtlCache<number>(1_000, 10, () => now);
+    const load = async () => {
+      const n = ++loads;
+      await new Promise<void>((r) => (release = r));
+      if (fail) throw new Error('ClickHouse away');
+      return n;
+    };
+    const settle = async () => {
+      await new Promise((r) => setTimeout(r, 0));
+      release?.();
+      release = null;
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    const first = cache.get('k', load);
+    await settle();
+    expect(await first).toBe(1);
+    // Early in its life: a plain hit.
+    now = 700;
+    expect(await cache.get('k', load)).toBe(1);
+    expect(loads).toBe(1);
+    // In its last quarter: served at once, and one reload starts for any number of hits.
+    now = 800;
+    expect(await cache.get('k', load)).toBe(1);
+    expect(await cache.get('k', load)).toBe(1);
+    expect(loads).toBe(2);
+    await settle();
+    // The reload's value, with a TTL of its own.
+    now = 1_500;
+    expect(await cache.get('k', load)).toBe(2);
+    // A failed reload is not seen, and the old value still ends at its TTL.
+    fail = true;
+    now = 1_600;
+    expect(await cache.get('k', load)).toBe(2);
+    await settle();
+    expect(await cache.get('k', load)).toBe(2);
+    now = 1_800;
+    const expired = expect(cache.get('k', load)).rejects.toThrow('ClickHouse away');
+    await settle();
+    await expired;
+    expect(loads).toBe(4);
+  });
+
   it('does not keep what `keep` refuses, nor a value read while a write cleared the cache', async () => {
     const cache = new TtlCache<number>(60_000);
     let n = 0;

@@ -22,7 +22,17 @@ export const KNOWN_IDS_LIMIT = 2_000_000;
 /** The largest scope (its inventory) held whole. */
 export const WHOLE_SCOPE_LIMIT = 200_000;
 
-/** A map whose entries expire; concurrent misses of one key share one load. */
+/** The last part of an entry's life in which a hit also starts its reload (refresh ahead). */
+export const REFRESH_AHEAD = 0.25;
+
+/**
+ * A map whose entries expire; concurrent misses of one key share one load. A hit in the last
+ * quarter of its entry's life is served and starts the reload in the background, so a key in
+ * steady use never makes a request wait for its reload (under load a reload waits for
+ * ClickHouse: every verdict arriving meanwhile would queue behind it, once per TTL, which
+ * scripts/bench-load.ts saw in the p99). No value is served past its TTL: a failed background
+ * reload leaves the entry to expire, and the next request loads it itself.
+ */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
   private readonly loading = new Map<string, Promise<V>>();
@@ -37,22 +47,29 @@ export class TtlCache<V> {
   /** The cached value, or `load()`'s; `keep` says whether a loaded value may be cached. */
   async get(key: string, load: () => Promise<V>, keep: (v: V) => boolean = () => true): Promise<V> {
     const hit = this.entries.get(key);
-    if (hit && hit.until > this.now()) return hit.value;
-    const inFlight = this.loading.get(key);
-    if (inFlight) return inFlight;
+    const now = this.now();
+    if (hit && hit.until > now) {
+      if (hit.until - now <= this.ttlMs * REFRESH_AHEAD && !this.loading.has(key)) this.load(key, load, keep).catch(() => undefined);
+      return hit.value;
+    }
+    return this.loading.get(key) ?? this.load(key, load, keep);
+  }
+
+  private load(key: string, load: () => Promise<V>, keep: (v: V) => boolean): Promise<V> {
     const generation = this.generation;
     const promise = load().then(
       (value) => {
-        this.loading.delete(key);
+        if (this.loading.get(key) === promise) this.loading.delete(key);
         // A write that cleared the cache while this read ran may have changed the answer.
         if (generation === this.generation && keep(value)) {
+          this.entries.delete(key); // re-set below: the newest entry is the last dropped
           if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
           this.entries.set(key, { value, until: this.now() + this.ttlMs });
         }
         return value;
       },
       (error: unknown) => {
-        this.loading.delete(key);
+        if (this.loading.get(key) === promise) this.loading.delete(key);
         throw error;
       },
     );
