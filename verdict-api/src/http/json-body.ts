@@ -24,7 +24,12 @@ export async function jsonBody(req: Request, countTestCases = false): Promise<un
  */
 export async function fastJsonBody(req: Request, incoming: IncomingMessage | undefined, maxBytes: number, countTestCases = false): Promise<unknown> {
   const declared = req.headers.get('content-length');
-  if (!incoming || declared === null || req.bodyUsed || incoming.readableDidRead) return jsonBody(req, countTestCases);
+  // Whether the body was read is asked of Node's stream alone: reading any other property of the
+  // lightweight request (bodyUsed, signal) makes @hono/node-server build a full web Request with an
+  // AbortController, which outlives the request long enough to be promoted, and a verdict's young
+  // garbage collections then copied about 10 MB each (scripts/bench-load.ts, --trace-gc-nvp).
+  // Whatever reads the web body reads `incoming`, so readableDidRead covers it.
+  if (!incoming || declared === null || incoming.readableDidRead) return jsonBody(req, countTestCases);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
