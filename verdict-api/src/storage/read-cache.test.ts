@@ -210,4 +210,17 @@ describe('Admission', () => {
     expect(gate.queued).toBe(0);
     expect(() => new Admission(0)).toThrow('positive integer');
   });
+
+  it('lets what became ready while one ran go before the next in line starts', async () => {
+    const gate = new Admission(1);
+    const events: string[] = [];
+    const first = gate.run(async () => {
+      // Ready during the first job, as an upload's ClickHouse answer would be.
+      setImmediate(() => events.push('ready I/O'));
+      events.push('first');
+    });
+    const second = gate.run(async () => void events.push('second'));
+    await Promise.all([first, second]);
+    expect(events).toEqual(['first', 'ready I/O', 'second']);
+  });
 });
