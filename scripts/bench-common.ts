@@ -18,7 +18,7 @@ import { sql } from '../verdict-api/dist/sql/bind.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 import { IDENTITIES_PER_PROJECT, knownIdentity } from './bench-util.js';
 
-export { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, log, ms, newIdentity, parseOptions, summarize, type Options } from './bench-util.js';
+export { IDENTITIES_PER_PROJECT, intFlag, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, summarize, type Options } from './bench-util.js';
 
 export const DB_NAME = 'bench';
 

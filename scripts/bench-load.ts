@@ -26,7 +26,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
+import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -55,20 +55,6 @@ const TARGET_P99 = 250;
 
 // ---------------------------------------------------------------------------------------------
 // The clients (worker thread).
-
-/**
- * Upload k: a commit of its own, except that every fourth upload is a rerun of the commit before
- * (CI reruns happen; 400 uploads of one commit do not, and would make each upload's check for a
- * commit with both a failing and a passing run read every earlier one).
- */
-function uploadBody(k: number, cases: number): string {
-  const testCases = [];
-  for (let i = 0; i < cases; i++) {
-    const id = i % 2 === 0 ? knownIdentity((k * cases + i) % IDENTITIES_PER_PROJECT) : newIdentity(1_000_000 + k * cases + i);
-    testCases.push({ ...id, status: i % 97 === 5 ? 'failure' : 'success', durationMs: ((i * 7919) % 12_000) + 0.5 });
-  }
-  return JSON.stringify({ runId: `load-${process.pid}-${k}`, branch: 'feature/load', commit: `c0ffee-${k % 4 === 3 ? k - 1 : k}`, isCi: true, status: 'success', durationMs: 60_000, testCases });
-}
 
 async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResult }> {
   const headers = { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json' };
@@ -113,7 +99,7 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
     };
     const uploadLoop = async () => {
       while (performance.now() < end) {
-        const body = Buffer.from(uploadBody(uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
+        const body = Buffer.from(loadUploadBody(`load-${process.pid}-${uploadSeq}`, uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
         const t = performance.now();
         try {
           const { status } = await post('runs', body);

@@ -11,7 +11,7 @@ import { presentIds } from '../verdict-api/dist/presence/presence.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { InsertRows, TsvRows } from '../verdict-api/dist/storage/tab-separated.js';
-import { fillPresence, intFlag, knownIdentity, log, newIdentity, openBench, parseOptions } from './bench-common.js';
+import { fillPresence, intFlag, loadUploadBody, log, newIdentity, openBench, parseOptions } from './bench-common.js';
 
 const { rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
 const REPS = intFlag(flags, 'reps', 30);
@@ -52,19 +52,7 @@ try {
     fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        runId: `cpu-${k}`,
-        branch: 'feature/load',
-        commit: `c0ffee-${k % 4 === 3 ? k - 1 : k}`,
-        isCi: true,
-        status: 'success',
-        durationMs: 60_000,
-        testCases: Array.from({ length: 1000 }, (_, i) => ({
-          ...(i % 2 === 0 ? knownIdentity((k * 1000 + i) % 10_000) : newIdentity(1_000_000 + k * 1000 + i)),
-          status: i % 97 === 5 ? 'failure' : 'success',
-          durationMs: ((i * 7919) % 12_000) + 0.5,
-        })),
-      }),
+      body: loadUploadBody(`cpu-${k}`, k, 1000),
     }).then(async (r) => {
       if (r.status !== 201) throw new Error(`upload answered ${r.status}: ${await r.text()}`);
     });

@@ -71,6 +71,22 @@ export const knownIdentity = (i: number): Identity => identity(i, '');
 /** Identities it never ran (any i ≥ 0). */
 export const newIdentity = (i: number): Identity => identity(i, 'Added');
 
+/**
+ * The load benchmarks' upload k (bench-load's stream, bench-server-cpu's replay): `cases` test
+ * cases on a feature branch, half known and half never seen, and a commit of its own, except that
+ * every fourth upload is a rerun of the commit before (CI reruns happen; 400 uploads of one commit
+ * do not, and would make each upload's check for a commit with both a failing and a passing run
+ * read every earlier one).
+ */
+export function loadUploadBody(runId: string, k: number, cases: number): string {
+  const testCases = [];
+  for (let i = 0; i < cases; i++) {
+    const id = i % 2 === 0 ? knownIdentity((k * cases + i) % IDENTITIES_PER_PROJECT) : newIdentity(1_000_000 + k * cases + i);
+    testCases.push({ ...id, status: i % 97 === 5 ? 'failure' : 'success', durationMs: ((i * 7919) % 12_000) + 0.5 });
+  }
+  return JSON.stringify({ runId, branch: 'feature/load', commit: `c0ffee-${k % 4 === 3 ? k - 1 : k}`, isCi: true, status: 'success', durationMs: 60_000, testCases });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export function summarize(samples: number[]): { n: number; p50: number; p99: number; max: number; mean: number } {

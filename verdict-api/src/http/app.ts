@@ -69,11 +69,8 @@ type Env = AppEnv;
  * (its presence is held whole, read-cache.ts) and is all CPU, so a few at once do; on a server each
  * waits for a presence query, so more overlap (scripts/bench-load.ts measured both). More still on a
  * server merges more verdicts into each presence lookup and serves more of them, at the uploads'
- * expense (30-s server runs, 2026-12-01: 12 at once gave 281-291 verdicts/s with uploads at 64-65%
- * of their rate alone; 36 gave 401-444/s and 42-58%; 40-44 gave 513-562/s and 41-47%. 60-s runs
- * that evening, with bodies read once: 12 gave 330/s, p99 283 ms, uploads 75%; 20 gave 377/s,
- * 277 ms, 58%; 28 gave 352/s, 298 ms, 45%; 32 gave 456/s, 243 ms, 55%; 40 gave 582/s, 197 ms,
- * 42%), so the operator chooses: STRESS_GATE_VERDICT_CONCURRENCY.
+ * expense (the measured curve is in the README, "The service under load"), so the operator
+ * chooses: STRESS_GATE_VERDICT_CONCURRENCY.
  */
 export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
 

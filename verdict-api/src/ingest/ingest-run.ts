@@ -136,7 +136,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     for (let ahead = k; ahead < k + BADGES_AHEAD; ahead++) askBadges(ahead);
     const chunk = run.testCases.slice(start, start + chunkIds.length);
     const freshBadges = await chunks[k]!.badges!;
-    const isNew = prior.badges.size === 0 ? freshBadges : badgesInOrder(chunkIds, prior.badges, freshBadges);
+    const isNew = badgesInOrder(chunkIds, prior.badges, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
     // string per row cost three times as much at 50,000 rows. test_cases and
@@ -195,8 +195,8 @@ async function priorAttempt(db: Database, projectId: string, runId: string, shar
 }
 
 /** The badges of `ids` in order: an earlier attempt's where it wrote one, else the fresh one. */
-function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolean>, freshBadges: readonly boolean[]): boolean[] {
-  return ids.map((id, i) => prior.get(id) ?? freshBadges[i]!);
+function badgesInOrder(ids: readonly string[], prior: ReadonlyMap<string, boolean>, freshBadges: readonly boolean[]): readonly boolean[] {
+  return prior.size === 0 ? freshBadges : ids.map((id, i) => prior.get(id) ?? freshBadges[i]!);
 }
 
 /**
