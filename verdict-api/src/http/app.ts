@@ -64,15 +64,16 @@ export interface AppDeps {
 type Env = AppEnv;
 
 /**
- * Verdicts worked on at once by default: enough to overlap ClickHouse with parsing, few enough to
- * keep the event loop's queue short. On embedded chDB a known project's verdict reads nothing
- * (its presence is held whole, read-cache.ts) and is all CPU, so a few at once do; on a server each
- * waits for a presence query, so more overlap (scripts/bench-load.ts measured both). More still on a
- * server merges more verdicts into each presence lookup and serves more of them, at the uploads'
- * expense (the measured curve is in the README, "The service under load"), so the operator
- * chooses: STRESS_GATE_VERDICT_CONCURRENCY.
+ * Verdicts worked on at once by default: few enough to keep the event loop's queue short, so run
+ * uploads keep their pace. A verdict waiting for its presence query holds no place (admission.ts),
+ * so the places bound CPU work only. On embedded chDB a known project's verdict reads nothing (its
+ * presence is held whole, read-cache.ts): 4. On a server each verdict's body read and parse still
+ * interleave with other requests' ClickHouse answers: 8, where bench-load measured verdicts and
+ * uploads both within their targets (12 served more verdicts and left the uploads under half their
+ * pace alone). More places serve more verdicts at the uploads' expense (the measured curve is in
+ * the README, "The service under load"), so the operator chooses: STRESS_GATE_VERDICT_CONCURRENCY.
  */
-export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
+export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 8);
 
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
@@ -173,10 +174,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
   });
   api.post('/:project/verdict', (c) =>
-    verdicts.run(async () => {
+    verdicts.run(async (place) => {
       const request = parseVerdictRequest(await bigBody(c));
       const { project, account } = c.get('principal');
-      const answer = await verdict(db, project, account, request);
+      const answer = await verdict(db, project, account, request, place.during);
       await verdictLog.record(answer, { runId: request.runId, mode: request.mode }, clock());
       return c.json(answer);
     }),

@@ -153,9 +153,15 @@ const queues = new WeakMap<Database, LookupQueue>();
  * answers for each of them. Ids this process already knows to be present need no query (presence
  * is never deleted); the rest are asked of ClickHouse, merged with the lookups of concurrent
  * requests. Where the scope is held whole (embedded chDB, read-cache.ts), none are: an id not held
- * has not run there. The answer is exact either way.
+ * has not run there. The answer is exact either way. `waitFor` wraps the wait for the query, the
+ * only one here (the verdict gives its admission place up meanwhile).
  */
-export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[]): Promise<{ has(id: string): boolean }> {
+export async function knownIds(
+  db: Database,
+  scope: PresenceScope,
+  ids: readonly string[],
+  waitFor: <T>(pending: Promise<T>) => Promise<T> = (pending) => pending,
+): Promise<{ has(id: string): boolean }> {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
   const cached = db.cache.known.of(key) ?? new Set<string>();
   // Held whole: the held set is the answer, with no copy (a verdict's ids are mostly known).
@@ -165,7 +171,7 @@ export async function knownIds(db: Database, scope: PresenceScope, ids: readonly
   if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));
-  const found = await queue.find(scope, ask);
+  const found = await waitFor(queue.find(scope, ask));
   return { has: (id) => cached.has(id) || found.has(id) };
 }
 

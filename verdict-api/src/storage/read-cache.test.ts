@@ -223,4 +223,36 @@ describe('Admission', () => {
     await Promise.all([first, second]);
     expect(events).toEqual(['first', 'ready I/O', 'second']);
   });
+
+  it('frees the place of one waiting for the database, and gives it back before those not yet started', async () => {
+    const gate = new Admission(1);
+    const events: string[] = [];
+    let answer!: (rows: string) => void;
+    const query = new Promise<string>((resolve) => (answer = resolve));
+    const waiting = gate.run(async (place) => {
+      events.push('a: parsed');
+      const rows = await place.during(query);
+      events.push(`a: answered ${rows}`);
+    });
+    // b starts while a waits; c and d queue behind b.
+    const others = ['b', 'c', 'd'].map((name) =>
+      gate.run(async () => {
+        events.push(`${name}: runs`);
+        if (name === 'b') answer('rows');
+        await new Promise((r) => setTimeout(r, 5));
+      }),
+    );
+    await Promise.all([waiting, ...others]);
+    // a, answered while b ran, comes back before c and d, which had not started.
+    expect(events).toEqual(['a: parsed', 'b: runs', 'a: answered rows', 'c: runs', 'd: runs']);
+    expect(gate.queued).toBe(0);
+  });
+
+  it('takes its place back when the awaited work fails, and passes the failure on', async () => {
+    const gate = new Admission(1);
+    const failed = gate.run((place) => place.during(Promise.reject(new Error('unavailable'))));
+    await expect(failed).rejects.toThrow('unavailable');
+    // The one place is free again: a later job runs.
+    await expect(gate.run(async () => 'next')).resolves.toBe('next');
+  });
 });

@@ -53,14 +53,25 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
   };
 }
 
-export async function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest): Promise<VerdictResponse> {
+/**
+ * The verdict on the posted identities. `waitFor` wraps its presence query, when it needs one: the
+ * route passes its admission place's `during`, so that a verdict waiting for ClickHouse holds no
+ * place (admission.ts).
+ */
+export async function verdict(
+  db: Database,
+  project: Project,
+  account: Account,
+  request: ParsedVerdictRequest,
+  waitFor: <T>(pending: Promise<T>) => Promise<T> = (pending) => pending,
+): Promise<VerdictResponse> {
   const { ids, at, field } = postedIds(project.projectId, request);
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
   if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
   const [known, inventory] = scope
-    ? await Promise.all([knownIds(db, scope, ids), inventorySize(db, scope)])
+    ? await Promise.all([knownIds(db, scope, ids, waitFor), inventorySize(db, scope)])
     : [{ has: () => false }, 0];
 
   const candidates: Candidate[] = [];
