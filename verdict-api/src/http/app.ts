@@ -70,8 +70,9 @@ type Env = AppEnv;
  * presence is held whole, read-cache.ts): 4. On a server each verdict's body read and parse still
  * interleave with other requests' ClickHouse answers: 8, the balance bench-load measured (one 40-s
  * run met every target, the next missed p99 by 9 ms; 12 served more verdicts and left the uploads
- * under half their pace alone). More places serve more verdicts at the uploads' expense (the measured curve is in
- * the README, "The service under load"), so the operator chooses: STRESS_GATE_VERDICT_CONCURRENCY.
+ * under half their pace alone). More places serve more verdicts at the uploads' expense (the
+ * measured curve is in the README, "The service under load"), so the operator chooses:
+ * STRESS_GATE_VERDICT_CONCURRENCY.
  */
 export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 8);
 

@@ -148,6 +148,10 @@ class LookupQueue {
 
 const queues = new WeakMap<Database, LookupQueue>();
 
+/** Wraps a wait for ClickHouse (the verdict route's is its admission place's `during`). */
+export type WaitFor = <T>(pending: Promise<T>) => Promise<T>;
+const noWait: WaitFor = (pending) => pending;
+
 /**
  * Which of `ids` have ever run in the scope (the verdict's question), as a membership test that
  * answers for each of them. Ids this process already knows to be present need no query (presence
@@ -156,12 +160,7 @@ const queues = new WeakMap<Database, LookupQueue>();
  * has not run there. The answer is exact either way. `waitFor` wraps the wait for the query, the
  * only one here (the verdict gives its admission place up meanwhile).
  */
-export async function knownIds(
-  db: Database,
-  scope: PresenceScope,
-  ids: readonly string[],
-  waitFor: <T>(pending: Promise<T>) => Promise<T> = (pending) => pending,
-): Promise<{ has(id: string): boolean }> {
+export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[], waitFor: WaitFor = noWait): Promise<{ has(id: string): boolean }> {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
   const cached = db.cache.known.of(key) ?? new Set<string>();
   // Held whole: the held set is the answer, with no copy (a verdict's ids are mostly known).

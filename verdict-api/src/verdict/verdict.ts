@@ -7,7 +7,7 @@ import { type Candidate, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
 import { compareIdentities, type Identity, suiteIds, testCaseId } from '../identity/test-case-id.js';
-import { inventorySize, knownIds } from '../presence/presence.js';
+import { inventorySize, knownIds, type WaitFor } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import type { ParsedVerdictRequest } from '../validation/parse-body.js';
@@ -58,13 +58,7 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
  * route passes its admission place's `during`, so that a verdict waiting for ClickHouse holds no
  * place (admission.ts).
  */
-export async function verdict(
-  db: Database,
-  project: Project,
-  account: Account,
-  request: ParsedVerdictRequest,
-  waitFor: <T>(pending: Promise<T>) => Promise<T> = (pending) => pending,
-): Promise<VerdictResponse> {
+export async function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor?: WaitFor): Promise<VerdictResponse> {
   const { ids, at, field } = postedIds(project.projectId, request);
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
   if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
