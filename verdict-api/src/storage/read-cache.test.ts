@@ -255,4 +255,16 @@ describe('Admission', () => {
     // The one place is free again: a later job runs.
     await expect(gate.run(async () => 'next')).resolves.toBe('next');
   });
+
+  it('starts even a request that finds a place free at the next turn, not inline where it arrived', async () => {
+    const gate = new Admission(4);
+    const events: string[] = [];
+    // Three requests arrive in one turn (as fifty clients' sockets are read in one poll for I/O);
+    // what the turn has left to do (the rest of that poll) comes before any of them.
+    const jobs = ['a', 'b', 'c'].map((name) => gate.run(async () => void events.push(name)));
+    for (let tick = 0; tick < 20; tick++) await Promise.resolve();
+    events.push('rest of the turn');
+    await Promise.all(jobs);
+    expect(events).toEqual(['rest of the turn', 'a', 'b', 'c']);
+  });
 });
