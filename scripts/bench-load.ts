@@ -232,7 +232,7 @@ async function main(): Promise<void> {
   const profile = profileFile ? new Session() : null;
   profile?.connect();
   log(
-    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 8 server)'}`,
+    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 12 server)'}`,
   );
   for (const kind of engines) {
     const stages = new Map<string, number[]>();

@@ -27,7 +27,7 @@ export const ConfigSchema = v.object({
   /** The dashboard's public base URL (links, Origin checks behind a proxy). Default: the request's own origin. */
   STRESS_GATE_PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as https://stress.example.com'))),
   /**
-   * Verdicts worked on at once; more wait their turn. Unset: 4 on embedded chDB, 8 on a server
+   * Verdicts worked on at once; more wait their turn. Unset: 4 on embedded chDB, 12 on a server
    * (http/app.ts). Higher serves more verdicts while the run uploads beside them slow down.
    */
   STRESS_GATE_VERDICT_CONCURRENCY: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'), v.maxValue(1000, 'must be <= 1000'))),

@@ -68,13 +68,14 @@ type Env = AppEnv;
  * uploads keep their pace. A verdict waiting for its presence query holds no place (admission.ts),
  * so the places bound CPU work only. On embedded chDB a known project's verdict reads nothing (its
  * presence is held whole, read-cache.ts): 4. On a server each verdict's body read and parse still
- * interleave with other requests' ClickHouse answers: 8, the balance bench-load measured (one 40-s
- * run met every target, the next missed p99 by 9 ms; 12 served more verdicts and left the uploads
- * under half their pace alone). More places serve more verdicts at the uploads' expense (the
+ * interleave with other requests' ClickHouse answers: 12, the balance bench-load measured once a
+ * free place was taken a turn later (four 60-s runs: 412-457 verdicts/s, p99 217-250 ms, uploads
+ * at 53-64% of their pace alone; 8 gave p99 252-290 ms, 16 p99 264-328 ms with the uploads under
+ * half). More places serve more verdicts at the uploads' expense (the
  * measured curve is in the README, "The service under load"), so the operator chooses:
  * STRESS_GATE_VERDICT_CONCURRENCY.
  */
-export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 8);
+export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
 
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
