@@ -15,7 +15,7 @@
 // have not started (it holds its parsed body, and is nearer its answer). clickhouse-server, 12 at
 // once, 40 s of bench-load: 214-330 verdicts/s at p99 276-455 ms before, 506-522 at p99 208-217
 // after (and the uploads beside them at 40-45% of their pace alone, so the default became 8, and
-// 12 again once a free place was taken a turn later, below).
+// 12 again once a free place was taken a turn later, below; app.ts has its figures).
 //
 // A place found free is taken at the loop's next turn as well, never where the request arrived.
 // Taken inline, a verdict whose body had all arrived ran whole inside the poll for I/O, then the

@@ -69,9 +69,9 @@ type Env = AppEnv;
  * so the places bound CPU work only. On embedded chDB a known project's verdict reads nothing (its
  * presence is held whole, read-cache.ts): 4. On a server each verdict's body read and parse still
  * interleave with other requests' ClickHouse answers: 12, the balance bench-load measured once a
- * free place was taken a turn later (six 60-s runs: 412-457 verdicts/s, p99 217-250 ms, uploads
- * at 53-66% of their pace alone; 8 gave p99 252-290 ms, 10 240-254 ms, 16 264-328 ms with the
- * uploads under half). More places serve more verdicts at the uploads' expense (the
+ * free place was taken a turn later (nine 60-s runs: 389-457 verdicts/s, p99 217-298 ms, five
+ * under 250, uploads at 49-66% of their pace alone; 8 gave p99 252-290 ms, 10 240-254 ms, 16
+ * 264-328 ms with the uploads under half). More places serve more verdicts at the uploads' expense (the
  * measured curve is in the README, "The service under load"), so the operator chooses:
  * STRESS_GATE_VERDICT_CONCURRENCY.
  */
