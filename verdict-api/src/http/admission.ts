@@ -67,7 +67,7 @@ export class Admission {
     return this.waiting.length + this.resuming.length;
   }
 
-  private async acquire(queue: (() => void)[]): Promise<void> {
+  private acquire(queue: (() => void)[]): Promise<void> {
     if (this.active >= this.limit) return new Promise<void>((resolve) => queue.push(resolve));
     // A free place is taken at the loop's next turn too, never inline (see the top).
     this.active++;

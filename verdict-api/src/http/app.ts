@@ -71,8 +71,8 @@ type Env = AppEnv;
  * interleave with other requests' ClickHouse answers: 12, the balance bench-load measured once a
  * free place was taken a turn later (nine 60-s runs: 389-457 verdicts/s, p99 217-298 ms, five
  * under 250, uploads at 49-66% of their pace alone; 8 gave p99 252-290 ms, 10 240-254 ms, 16
- * 264-328 ms with the uploads under half). More places serve more verdicts at the uploads' expense (the
- * measured curve is in the README, "The service under load"), so the operator chooses:
+ * 264-328 ms with the uploads under half). More places serve more verdicts at the uploads' expense
+ * (the measured curve is in the README, "The service under load"), so the operator chooses:
  * STRESS_GATE_VERDICT_CONCURRENCY.
  */
 export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
