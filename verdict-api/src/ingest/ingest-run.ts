@@ -1,5 +1,6 @@
 // Ingests one run shard: test case runs with the is_new badge, organic repetitions, the
-// identity catalogue and branch presence, then the run row that marks the upload complete.
+// identity catalogue of the new ones and branch presence, then the run row that marks the upload
+// complete.
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
@@ -21,6 +22,8 @@ const BADGES_AHEAD = 2;
 
 /** The columns of test_case_runs an upload writes, in the order ingestShard encodes them. */
 const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci', 'ran_at', 'test_case_id', 'module', 'suite', 'name', 'status', 'duration_ms', 'muted', 'is_new'];
+/** The columns of the catalogue (test_cases) an upload writes, in the order ingestShard encodes them. */
+const CATALOGUE_COLUMNS = ['project_id', 'last_ran_at', 'test_case_id', 'module', 'suite', 'name'];
 
 /** Writes in flight: a rejected one is held (not unhandled) until it is awaited. */
 class Pipeline {
@@ -109,6 +112,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   const isCi = run.isCi ? 1 : 0;
   // What every row of this shard repeats, encoded once.
   const shardFields = TsvWriter.fields(projectId, run.runId, shard.index, run.branch, isCi, ranAtText);
+  const catalogueFields = TsvWriter.fields(projectId, ranAtText);
   const written = new Pipeline();
   // The organic repetitions of the whole shard in one insert (they need no badge), written
   // while the chunks' badges are read.
@@ -139,19 +143,26 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     const isNew = badgesInOrder(chunkIds, prior.badges, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
-    // string per row cost three times as much at 50,000 rows. test_cases and
-    // test_case_branch_presence are filled from these rows by the materialized views of
-    // migration 0010, inside ClickHouse.
+    // string per row cost three times as much at 50,000 rows. test_case_branch_presence is
+    // filled from these rows by a materialized view (migration 0010), inside ClickHouse.
     const rows = new TsvWriter(RUN_COLUMNS, chunk.length * 256);
+    // The catalogue gets the new ones (every one without a default branch): a test case badged
+    // not new ran in CI on the default branch, so it was catalogued then (migration 0031).
+    const catalogue = new TsvWriter(CATALOGUE_COLUMNS, 16 * 1024);
     const ranIds: string[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const id = chunkIds[i]!;
-      if (prior.badges.has(id)) continue; // an earlier attempt wrote it
       const t = chunk[i]!;
+      // Written again after an earlier attempt too: it may have stopped between the two inserts.
+      if (isNew[i] || badgeScope === null) catalogue.append(catalogueFields).text(id).text(t.module).text(t.suite).text(t.name).endRow();
+      if (prior.badges.has(id)) continue; // an earlier attempt wrote it
       rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
       if (t.status !== 'skipped') ranIds.push(id);
     }
-    written.add(db.engine.insert(db.t('test_case_runs'), rows.finish({ projectId, branch: run.branch, isCi: run.isCi, ranIds })));
+    // The catalogue first: a run stored is a test case catalogued, even when this attempt stops between the two.
+    const runsWrite = () => db.engine.insert(db.t('test_case_runs'), rows.finish({ projectId, branch: run.branch, isCi: run.isCi, ranIds }));
+    const catalogued = catalogue.finish();
+    written.add(catalogued.count === 0 ? runsWrite() : db.engine.insert(db.t('test_cases'), catalogued).then(runsWrite));
     await written.atMost(4);
   }
   await written.atMost(0);

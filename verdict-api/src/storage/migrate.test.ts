@@ -9,7 +9,7 @@ describe('migrations', () => {
       // Strictly increasing; gaps are allowed so parallel branches can pick numbers far apart.
       if (i > 0) expect(Number(m.version)).toBeGreaterThan(Number(migrations[i - 1]!.version));
       expect(m.name).toMatch(/^\d{4}_(create|add|drop|alter)_[a-z0-9_]+$/);
-      for (const s of m.statements) expect(s).toMatch(/^CREATE (TABLE|MATERIALIZED VIEW|DATABASE) IF NOT EXISTS \{db\}\./);
+      for (const s of m.statements) expect(s).toMatch(/^(CREATE (TABLE|MATERIALIZED VIEW|DATABASE) IF NOT EXISTS|DROP TABLE IF EXISTS) \{db\}\./);
     });
   });
 

@@ -1,9 +1,10 @@
 // Ingestion on both real engines: idempotent re-upload, shards merging into one run, the
 // gated observation kept apart from organic repetitions.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { StorageUnavailableError } from '../../src/errors/errors.js';
 import { INGEST_CHUNK } from '../../src/ingest/ingest-run.js';
 import { idsPresentSince } from '../../src/presence/presence.js';
-import { sql, uuid } from '../../src/sql/bind.js';
+import { formatDateTime, sql, uuid } from '../../src/sql/bind.js';
 import { database } from '../../src/storage/database.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { run, seedProject, testApp } from '../support/api.js';
@@ -104,6 +105,42 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     // A scope of more than twice the upload: the read stops, and each chunk asks for its own ids.
     expect(await badged(2 * upload.length)).toEqual({ ...expected, reads: ['scope', 'ids', 'ids'] });
   }, 120_000);
+
+  it('catalogues each test case once, from the upload that badged it new, and before its runs', async () => {
+    const p = await seedProject(t.db, `catalogue-${kind}`);
+    const post = (body: ReturnType<typeof run>, db = t.db) => testApp(db).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    const at = (days: number) => new Date(Math.floor(Date.now() / 86_400_000 - days) * 86_400_000);
+    const catalogue = async () =>
+      (await t.db.engine.query<{ name: string; at: string }>(sql`
+        SELECT name, toString(last_ran_at) AS at FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} ORDER BY name`)).map((r) => [r.name, r.at]);
+    const day = (days: number) => formatDateTime(at(days));
+    expect((await post(run('first', ['a', 'b'], { startedAt: at(3).toISOString() }))).status).toBe(201);
+    expect((await post(run('second', ['a', 'b', 'c'], { startedAt: at(2).toISOString() }))).status).toBe(201);
+    // A feature branch's run: `a` ran in CI on main, `d` is new.
+    expect((await post(run('feature', ['a', 'd'], { branch: 'feature/x', startedAt: at(1).toISOString() }))).status).toBe(201);
+    // Each row was written once: `a` and `b` keep the time of the run that badged them new.
+    expect(await catalogue()).toEqual([
+      ['a', day(3)],
+      ['b', day(3)],
+      ['c', day(2)],
+      ['d', day(1)],
+    ]);
+
+    // A catalogue insert that fails stops the chunk before its runs, so a retry badges and catalogues it again.
+    const e = t.db.engine;
+    const failing = database({ ...e, insert: async (table, rows) => (/test_cases`?$/.test(table.text) ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
+    expect((await post(run('third', ['a', 'e'], { startedAt: at(0).toISOString() }), failing)).status).toBe(503);
+    expect(await count('test_case_runs', p.projectId, sql` AND run_id = 'third'`)).toBe(0);
+    expect((await post(run('third', ['a', 'e'], { startedAt: at(0).toISOString() }))).body).toMatchObject({ testCases: 2, newTestCases: 1, duplicate: false });
+    expect((await catalogue()).map(([name]) => name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('catalogues every test case of a project without a default branch, where nothing is badged new', async () => {
+    const p = await seedProject(t.db, `catalogue-no-default-${kind}`, { defaultBranch: null });
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('r', ['x', 'y']))).body).toMatchObject({ newTestCases: 0 });
+    const rows = await t.db.engine.query<{ name: string }>(sql`SELECT name FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} ORDER BY name`);
+    expect(rows.map((r) => r.name)).toEqual(['x', 'y']);
+  });
 
   it('merges shards of one run into one run', async () => {
     const p = await seedProject(t.db, `shards-${kind}`);

@@ -13,6 +13,7 @@ import { sql, uuid } from '../../src/sql/bind.js';
 import { database, type Database } from '../../src/storage/database.js';
 import { AUTH_TTL_MS } from '../../src/storage/read-cache.js';
 import type { ClickHouseEngine } from '../../src/storage/engine.js';
+import { TsvRows } from '../../src/storage/tab-separated.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { openServerEngine } from '../../src/storage/server-engine.js';
 import { type ClickHouseServer, removeServerDir, startClickHouseServer } from '../support/clickhouse-server.mjs';
@@ -24,16 +25,23 @@ const raw = async (db: Database, table: 'test_case_runs' | 'test_runs' | 'test_c
   return Number(rows[0]!.n);
 };
 
-/** The same database through an engine whose `failAt`-th insert into test_case_runs fails (ClickHouse gone mid-upload). */
-function failingOnce(db: Database, failAt: number): Database {
-  let runsInserts = 0;
+/**
+ * The same database through an engine whose first insert into test_case_runs of `failRows` rows
+ * fails (ClickHouse gone mid-upload). Chosen by size, not by order: chunks are written side by side.
+ */
+function failingOnce(db: Database, failRows: number): Database {
+  let failed = false;
   const e = db.engine;
   const engine: ClickHouseEngine = {
     kind: e.kind,
     command: (s) => e.command(s),
     query: (s) => e.query(s),
     async insert(table, rows) {
-      if (table.text.includes('test_case_runs') && ++runsInserts === failAt) throw new Error('connection reset (injected)');
+      const count = rows instanceof TsvRows ? rows.count : rows.length;
+      if (!failed && table.text.includes('test_case_runs') && count === failRows) {
+        failed = true;
+        throw new Error('connection reset (injected)');
+      }
       return e.insert(table, rows);
     },
     ping: () => e.ping(),
@@ -67,7 +75,7 @@ describe.each(ENGINES)('an interrupted upload retried, on %s ClickHouse', (kind)
       })),
     });
     // The first attempt writes chunk 1 (5,000 old + 5,000 new) and dies on chunk 2.
-    const broken = testApp(failingOnce(t.db, 2));
+    const broken = testApp(failingOnce(t.db, 2_000));
     const first = await broken.call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
     expect(first.status).toBe(500);
     const where = sql` AND run_id = 'mr-run'`;
