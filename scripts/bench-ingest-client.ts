@@ -11,11 +11,15 @@ export interface ClientPlan {
   token: string;
   cases: number;
   runs: number;
+  /** Uploads before the timed ones: a process's first uploads are slower (JIT, heap growth, ClickHouse's first parts). */
+  warmups: number;
 }
 
 export interface ClientResult {
   /** Wall time of each timed run's request, ms. */
   walls: number[];
+  /** Wall time of each warm-up's request, ms (printed, not counted). */
+  warmupWalls: number[];
   /** Bytes of one body. */
   size: number;
 }
@@ -76,10 +80,16 @@ function post(plan: ClientPlan, body: Buffer): Promise<{ status: number; body: s
   });
 }
 
-/** A warm-up run, then `runs` timed ones; each body is built before its request starts. */
+/** `warmups` runs, then `runs` timed ones; each body is built before its request starts. */
 async function client(plan: ClientPlan): Promise<ClientResult> {
-  const warm = await post(plan, Buffer.from(upload(runId('warmup'), plan.cases), 'utf8'));
-  if (warm.status !== 201) throw new Error(`runs answered ${warm.status}: ${warm.body.slice(0, 500)}`);
+  const warmupWalls: number[] = [];
+  for (let k = 0; k < plan.warmups; k++) {
+    const text = Buffer.from(upload(runId(`warmup${k}`), plan.cases), 'utf8');
+    const t = performance.now();
+    const warm = await post(plan, text);
+    warmupWalls.push(performance.now() - t);
+    if (warm.status !== 201) throw new Error(`runs answered ${warm.status}: ${warm.body.slice(0, 500)}`);
+  }
   const walls: number[] = [];
   let size = 0;
   for (let k = 0; k < plan.runs; k++) {
@@ -95,7 +105,7 @@ async function client(plan: ClientPlan): Promise<ClientResult> {
     if (result.testCases !== plan.cases || result.duplicate) throw new Error(`unexpected answer ${r.body}`);
     walls.push(wall);
   }
-  return { walls, size };
+  return { walls, warmupWalls, size };
 }
 
 if (!isMainThread && (workerData as { cases?: unknown } | null)?.cases !== undefined) {

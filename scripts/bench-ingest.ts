@@ -1,7 +1,9 @@
 // Ingestion throughput: POST /api/v1/projects/:p/runs of one run with 50,000 test cases (~10% with
 // two organic repetitions) over a real loopback port, on embedded chDB and clickhouse-server 18.16.
 // Prints test case runs per second (cases / wall time of the request), then where the time goes.
-//   npm run bench:ingest -- [--engine embedded|server|both] [--rows N] [--cases 50000] [--runs 5]
+//   npm run bench:ingest -- [--engine embedded|server|both] [--rows N] [--cases 50000] [--runs 5] [--warmup 3]
+// The warm-up uploads (a process's first are slower: JIT, heap growth, ClickHouse's first parts) are
+// printed beside the timed ones but not counted.
 import { parseRunUpload } from '../verdict-api/dist/validation/parse-body.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 import { ingestRun } from '../verdict-api/dist/ingest/ingest-run.js';
@@ -28,13 +30,14 @@ withServiceNodeFlags();
 const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
 const CASES = intFlag(flags, 'cases', 50_000);
 const RUNS = intFlag(flags, 'runs', 5);
+const WARMUPS = intFlag(flags, 'warmup', 3);
 const PROFILE_SAMPLES = intFlag(flags, 'profile', 2);
 const TARGET = 50_000;
 
 /** Timed uploads, posted by a worker thread (bench-ingest-client.ts) that also builds them. */
 async function throughput(b: Bench): Promise<void> {
   const worker = new Worker(new URL('./bench-ingest-client.js', import.meta.url), {
-    workerData: { url: `${b.api.url}/api/v1/projects/${b.project.handle}/runs`, token: b.token, cases: CASES, runs: RUNS } satisfies ClientPlan,
+    workerData: { url: `${b.api.url}/api/v1/projects/${b.project.handle}/runs`, token: b.token, cases: CASES, runs: RUNS, warmups: WARMUPS } satisfies ClientPlan,
   });
   const cpus: number[] = [];
   let cpu = process.cpuUsage();
@@ -60,6 +63,8 @@ async function throughput(b: Bench): Promise<void> {
       ` (wall p50 ${ms(w.p50)}, max ${ms(w.max)}; target >= ${TARGET.toLocaleString('en-US')}/s: ${worst >= TARGET ? 'MET' : r.p50 >= TARGET ? 'MET at median only' : 'MISSED'})`,
   );
   log(`    per run: ${rates.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')} cases/s`);
+  const warmRates = result.warmupWalls.map((wall) => Math.round(CASES / (wall / 1000)).toLocaleString('en-US'));
+  if (warmRates.length > 0) log(`    warm-up runs before them (the process's first uploads; not counted): ${warmRates.join(', ')} cases/s`);
   // All threads of this process while a run was posted: the API, chDB's (embedded) and the client
   // worker sending its body; not clickhouse-server's.
   log(`    CPU of this process per run (all threads): p50 ${ms(summarize(cpus).p50)} for a wall p50 of ${ms(w.p50)}`);

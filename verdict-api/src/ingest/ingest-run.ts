@@ -22,6 +22,8 @@ const BADGES_AHEAD = 2;
 
 /** The columns of test_case_runs an upload writes, in the order ingestShard encodes them. */
 const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci', 'ran_at', 'test_case_id', 'module', 'suite', 'name', 'status', 'duration_ms', 'muted', 'is_new'];
+/** The columns of test_case_run_repetitions an upload writes, in the order ingestShard encodes them. */
+const REPETITION_COLUMNS = ['project_id', 'run_id', 'shard_index', 'source', 'ran_at', 'test_case_id', 'repetition', 'status', 'duration_ms'];
 /** The columns of the catalogue (test_cases) an upload writes, in the order ingestShard encodes them. */
 const CATALOGUE_COLUMNS = ['project_id', 'last_ran_at', 'test_case_id', 'module', 'suite', 'name'];
 
@@ -116,24 +118,13 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   const written = new Pipeline();
   // The organic repetitions of the whole shard in one insert (they need no badge), written
   // while the chunks' badges are read.
-  written.add(
-    db.engine.insert(
-      db.t('test_case_run_repetitions'),
-      run.testCases.flatMap((t, i) =>
-        (prior.repeated.has(ids[i]!) ? [] : t.repetitions).map((r) => ({
-          project_id: projectId,
-          run_id: run.runId,
-          shard_index: shard.index,
-          test_case_id: ids[i],
-          source: 'organic',
-          repetition: r.repetition,
-          status: r.status,
-          duration_ms: r.durationMs,
-          ran_at: ranAtText,
-        })),
-      ),
-    ),
-  );
+  const repetitions = new TsvWriter(REPETITION_COLUMNS, 64 * 1024);
+  const repetitionFields = TsvWriter.fields(projectId, run.runId, shard.index, 'organic', ranAtText);
+  run.testCases.forEach((t, i) => {
+    if (t.repetitions.length === 0 || prior.repeated.has(ids[i]!)) return;
+    for (const r of t.repetitions) repetitions.append(repetitionFields).text(ids[i]!).number(r.repetition).text(r.status).number(r.durationMs).endRow();
+  });
+  written.add(db.engine.insert(db.t('test_case_run_repetitions'), repetitions.finish()));
   let newTestCases = 0;
   for (let k = 0; k < chunks.length; k++) {
     const { start, ids: chunkIds } = chunks[k]!;
