@@ -1,4 +1,4 @@
-// Identities of test_case_ids from the catalogue run uploads fill (test_cases) with the test cases they badge new.
+// Identities of test_case_ids from the catalogue (test_cases), filled by run uploads with the test cases they badge new.
 import type { Identity } from '../identity/test-case-id.js';
 import { idSet } from '../presence/presence.js';
 import { sql, uuid } from '../sql/bind.js';

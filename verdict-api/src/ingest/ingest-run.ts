@@ -24,7 +24,7 @@ const BADGES_AHEAD = 2;
 const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci', 'ran_at', 'test_case_id', 'module', 'suite', 'name', 'status', 'duration_ms', 'muted', 'is_new'];
 /** The columns of test_case_run_repetitions an upload writes, in the order ingestShard encodes them. */
 const REPETITION_COLUMNS = ['project_id', 'run_id', 'shard_index', 'source', 'ran_at', 'test_case_id', 'repetition', 'status', 'duration_ms'];
-/** The columns of the catalogue (test_cases) an upload writes, in the order ingestShard encodes them. */
+/** The columns of the catalogue (test_cases) an upload writes itself, in the order ingestShard encodes them. */
 const CATALOGUE_COLUMNS = ['project_id', 'last_ran_at', 'test_case_id', 'module', 'suite', 'name'];
 
 /** Writes in flight: a rejected one is held (not unhandled) until it is awaited. */
@@ -134,23 +134,25 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     const isNew = badgesInOrder(chunkIds, prior.badges, freshBadges);
     newTestCases += isNew.filter(Boolean).length;
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
-    // string per row cost three times as much at 50,000 rows. test_case_branch_presence is
-    // filled from these rows by a materialized view (migration 0010), inside ClickHouse.
+    // string per row cost three times as much at 50,000 rows. Materialized views fill branch
+    // presence (migration 0010) and the catalogue of the ones badged new (0032) from these rows,
+    // inside ClickHouse. A test case badged not new ran in CI on the default branch, so it was
+    // catalogued then.
     const rows = new TsvWriter(RUN_COLUMNS, chunk.length * 256);
-    // The catalogue gets the new ones (every one without a default branch): a test case badged
-    // not new ran in CI on the default branch, so it was catalogued then (migration 0031).
+    // What the catalogue's view cannot know, written here before the runs: every test case when
+    // nothing is badged new (no default branch), and the new ones an earlier attempt stored (it
+    // may have stopped between its runs and their view).
     const catalogue = new TsvWriter(CATALOGUE_COLUMNS, 16 * 1024);
     const ranIds: string[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const id = chunkIds[i]!;
       const t = chunk[i]!;
-      // Written again after an earlier attempt too: it may have stopped between the two inserts.
-      if (isNew[i] || badgeScope === null) catalogue.append(catalogueFields).text(id).text(t.module).text(t.suite).text(t.name).endRow();
-      if (prior.badges.has(id)) continue; // an earlier attempt wrote it
+      const stored = prior.badges.has(id); // an earlier attempt wrote its run
+      if (badgeScope === null || (stored && isNew[i])) catalogue.append(catalogueFields).text(id).text(t.module).text(t.suite).text(t.name).endRow();
+      if (stored) continue;
       rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
       if (t.status !== 'skipped') ranIds.push(id);
     }
-    // The catalogue first: a run stored is a test case catalogued, even when this attempt stops between the two.
     const runsWrite = () => db.engine.insert(db.t('test_case_runs'), rows.finish({ projectId, branch: run.branch, isCi: run.isCi, ranIds }));
     const catalogued = catalogue.finish();
     written.add(catalogued.count === 0 ? runsWrite() : db.engine.insert(db.t('test_cases'), catalogued).then(runsWrite));

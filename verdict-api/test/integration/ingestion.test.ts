@@ -6,6 +6,7 @@ import { INGEST_CHUNK } from '../../src/ingest/ingest-run.js';
 import { idsPresentSince } from '../../src/presence/presence.js';
 import { formatDateTime, sql, uuid } from '../../src/sql/bind.js';
 import { database } from '../../src/storage/database.js';
+import { TsvRows } from '../../src/storage/tab-separated.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { run, seedProject, testApp } from '../support/api.js';
 
@@ -106,41 +107,60 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     expect(await badged(2 * upload.length)).toEqual({ ...expected, reads: ['scope', 'ids', 'ids'] });
   }, 120_000);
 
-  it('catalogues each test case once, from the upload that badged it new, and before its runs', async () => {
+  it('catalogues each test case once, from the upload that badged it new', async () => {
     const p = await seedProject(t.db, `catalogue-${kind}`);
-    const post = (body: ReturnType<typeof run>, db = t.db) => testApp(db).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    const post = (body: ReturnType<typeof run>) => call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
     const at = (days: number) => new Date(Math.floor(Date.now() / 86_400_000 - days) * 86_400_000);
-    const catalogue = async () =>
-      (await t.db.engine.query<{ name: string; at: string }>(sql`
-        SELECT name, toString(last_ran_at) AS at FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} ORDER BY name`)).map((r) => [r.name, r.at]);
-    const day = (days: number) => formatDateTime(at(days));
     expect((await post(run('first', ['a', 'b'], { startedAt: at(3).toISOString() }))).status).toBe(201);
     expect((await post(run('second', ['a', 'b', 'c'], { startedAt: at(2).toISOString() }))).status).toBe(201);
     // A feature branch's run: `a` ran in CI on main, `d` is new.
     expect((await post(run('feature', ['a', 'd'], { branch: 'feature/x', startedAt: at(1).toISOString() }))).status).toBe(201);
     // Each row was written once: `a` and `b` keep the time of the run that badged them new.
-    expect(await catalogue()).toEqual([
-      ['a', day(3)],
-      ['b', day(3)],
-      ['c', day(2)],
-      ['d', day(1)],
+    const rows = await t.db.engine.query<{ name: string; at: string }>(sql`
+      SELECT name, toString(last_ran_at) AS at FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} ORDER BY name`);
+    expect(rows.map((r) => [r.name, r.at])).toEqual([
+      ['a', formatDateTime(at(3))],
+      ['b', formatDateTime(at(3))],
+      ['c', formatDateTime(at(2))],
+      ['d', formatDateTime(at(1))],
     ]);
+  });
 
-    // A catalogue insert that fails stops the chunk before its runs, so a retry badges and catalogues it again.
+  const catalogued = async (projectId: string) =>
+    (await t.db.engine.query<{ name: string }>(sql`SELECT name FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(projectId)} ORDER BY name`)).map((r) => r.name);
+
+  it('catalogues every test case of a project without a default branch, before their runs', async () => {
+    const p = await seedProject(t.db, `catalogue-no-default-${kind}`, { defaultBranch: null });
+    const post = (body: ReturnType<typeof run>, db = t.db) => testApp(db).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, body);
+    expect((await post(run('r', ['x', 'y']))).body).toMatchObject({ newTestCases: 0 });
+    expect(await catalogued(p.projectId)).toEqual(['x', 'y']);
+    // Nothing is badged new there, so the catalogue is written apart: when that fails, the runs are not stored.
     const e = t.db.engine;
     const failing = database({ ...e, insert: async (table, rows) => (/test_cases`?$/.test(table.text) ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
-    expect((await post(run('third', ['a', 'e'], { startedAt: at(0).toISOString() }), failing)).status).toBe(503);
-    expect(await count('test_case_runs', p.projectId, sql` AND run_id = 'third'`)).toBe(0);
-    expect((await post(run('third', ['a', 'e'], { startedAt: at(0).toISOString() }))).body).toMatchObject({ testCases: 2, newTestCases: 1, duplicate: false });
-    expect((await catalogue()).map(([name]) => name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect((await post(run('s', ['x', 'z']), failing)).status).toBe(503);
+    expect(await count('test_case_runs', p.projectId, sql` AND run_id = 's'`)).toBe(0);
+    expect((await post(run('s', ['x', 'z']))).body).toMatchObject({ testCases: 2, duplicate: false });
+    expect(await catalogued(p.projectId)).toEqual(['x', 'y', 'z']);
   });
 
-  it('catalogues every test case of a project without a default branch, where nothing is badged new', async () => {
-    const p = await seedProject(t.db, `catalogue-no-default-${kind}`, { defaultBranch: null });
-    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('r', ['x', 'y']))).body).toMatchObject({ newTestCases: 0 });
-    const rows = await t.db.engine.query<{ name: string }>(sql`SELECT name FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(p.projectId)} ORDER BY name`);
-    expect(rows.map((r) => r.name)).toEqual(['x', 'y']);
-  });
+  it('catalogues on a retry the new test cases an earlier attempt stored without their catalogue rows', async () => {
+    const p = await seedProject(t.db, `catalogue-retry-${kind}`);
+    const names = Array.from({ length: INGEST_CHUNK + 10 }, (_, i) => `case${i}`);
+    // The first attempt stores its first chunk while the catalogue's view is away, and dies on the second.
+    const e = t.db.engine;
+    const dying = database({ ...e, insert: async (table, rows) => (/test_case_runs`?$/.test(table.text) && rows instanceof TsvRows && rows.count === 10 ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
+    const view = sql`${t.db.t('test_cases_from_new_runs' as Parameters<typeof t.db.t>[0])}`;
+    await t.db.engine.command(sql`DETACH TABLE ${view}`);
+    try {
+      expect((await testApp(dying).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('mr', names))).status).toBe(503);
+    } finally {
+      await t.db.engine.command(sql`ATTACH TABLE ${view}`);
+    }
+    expect(await count('test_case_runs', p.projectId, sql` AND run_id = 'mr'`)).toBe(INGEST_CHUNK);
+    expect(await catalogued(p.projectId)).toEqual([]);
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('mr', names))).body).toMatchObject({ newTestCases: names.length, duplicate: false });
+    expect((await catalogued(p.projectId)).length).toBe(names.length);
+  }, 60_000);
 
   it('merges shards of one run into one run', async () => {
     const p = await seedProject(t.db, `shards-${kind}`);
