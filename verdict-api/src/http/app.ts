@@ -34,7 +34,10 @@ import { errorResponse } from './errors.js';
 import { fastJsonBody, jsonBody } from './json-body.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
-import { parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
+import { type ParsedVerdictRequest, parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
+import type { Account } from '../accounts/accounts.js';
+import type { Project } from '../accounts/projects.js';
+import type { WaitFor } from '../presence/presence.js';
 
 export interface AppDeps {
   db: Database;
@@ -177,10 +180,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   api.post('/:project/verdict', (c) =>
     verdicts.run(async (place) => {
-      const request = parseVerdictRequest(await bigBody(c));
       const { project, account } = c.get('principal');
-      const answer = await verdict(db, project, account, request, place.during);
-      await verdictLog.record(answer, { runId: request.runId, mode: request.mode }, clock());
+      const { pending, context } = startVerdict(db, project, account, parseVerdictRequest(await bigBody(c)), place.during);
+      const answer = await pending;
+      await verdictLog.record(answer, context, clock());
       return c.json(answer);
     }),
   );
@@ -195,6 +198,14 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
   if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
+}
+
+/**
+ * Starts the verdict on a request and keeps of the request only what its telemetry row needs: in
+ * a plain function, so that no async frame holds the request through the verdict's wait (verdict.ts).
+ */
+function startVerdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor: WaitFor) {
+  return { pending: verdict(db, project, account, request, waitFor), context: { runId: request.runId, mode: request.mode } };
 }
 
 function runIdParam(value: string): string {

@@ -1,5 +1,5 @@
 // Reads of test_case_branch_presence: "has this identity run in CI on this branch", ever or
-// within a window. The verdict reads it with no window (knownIds: through the process's cache of
+// within a window. The verdict reads it with no window (lookUpIds: through the process's cache of
 // known ids, with concurrent verdicts' lookups of one scope merged into one query, and on embedded
 // chDB from the scope held whole, with no query); the ingestion badge with 90 days (absentIds,
 // uncached).
@@ -152,29 +152,37 @@ const queues = new WeakMap<Database, LookupQueue>();
 export type WaitFor = <T>(pending: Promise<T>) => Promise<T>;
 const noWait: WaitFor = (pending) => pending;
 
+/** Which of `ids` may be new, at once, and which of those have run after all, once ClickHouse has said. */
+export interface IdsLookup {
+  /** Positions in `ids` of those this process does not know to have run: the only ones that can be new. */
+  readonly unknown: readonly number[];
+  /** Which of them have run (none asked where the scope is held whole). */
+  readonly present: Promise<ReadonlySet<string>>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
 /**
- * Which of `ids` have ever run in the scope (the verdict's question), as a membership test that
- * answers for each of them (and only for them). Ids this process already knows to be present need no query (presence
- * is never deleted); the rest are asked of ClickHouse, merged with the lookups of concurrent
- * requests. Where the scope is held whole (embedded chDB, read-cache.ts), none are: an id not held
- * has not run there. The answer is exact either way. `waitFor` wraps the wait for the query, the
- * only one here (the verdict gives its admission place up meanwhile).
+ * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
+ * knows to be present need no query (presence is never deleted); the rest are asked of
+ * ClickHouse, merged with the lookups of concurrent requests. Where the scope is held whole
+ * (embedded chDB, read-cache.ts), none are: an id not held has not run there. The answer is exact
+ * either way. The positions to ask about are known at once, so that the caller need not hold on to
+ * all of `ids` through the wait. `waitFor` wraps the wait for the query, the only one here (the
+ * verdict gives its admission place up meanwhile).
  */
-export async function knownIds(db: Database, scope: PresenceScope, ids: readonly string[], waitFor: WaitFor = noWait): Promise<{ has(id: string): boolean }> {
+export function lookUpIds(db: Database, scope: PresenceScope, ids: readonly string[], waitFor: WaitFor = noWait): IdsLookup {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
-  const cached = db.cache.known.of(key) ?? new Set<string>();
-  // Held whole: the held set is the answer, with no copy (a verdict's ids are mostly known).
-  if (db.cache.known.isWhole(key)) return cached;
-  const ask = ids.filter((id) => !cached.has(id));
-  if (ask.length === 0) return cached;
+  const cached = db.cache.known.of(key) ?? NONE;
+  // One lookup per id in the large cached set (a verdict's ids are mostly known).
+  const unknown: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (!cached.has(ids[i]!)) unknown.push(i);
+  // Held whole: the held set is the answer.
+  if (unknown.length === 0 || db.cache.known.isWhole(key)) return { unknown, present: Promise.resolve(NONE) };
   if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));
-  const found = await waitFor(queue.find(scope, ask));
-  // One lookup per id in the large cached set, the one above: of `ids`, only those asked can be
-  // absent. (Looked up there again, 1,000 ids cost a server's verdict 0.15 ms: scripts/bench-load.ts --cpu-profile.)
-  const asked = new Set(ask);
-  return { has: (id) => !asked.has(id) || found.has(id) };
+  return { unknown, present: waitFor(queue.find(scope, unknown.map((i) => ids[i]!))) };
 }
 
 const wholeLoads = new WeakMap<Database, Set<string>>();

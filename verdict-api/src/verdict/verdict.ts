@@ -7,7 +7,7 @@ import { type Candidate, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
 import { compareIdentities, type Identity, suiteIds, testCaseId } from '../identity/test-case-id.js';
-import { inventorySize, knownIds, type WaitFor } from '../presence/presence.js';
+import { inventorySize, lookUpIds, type WaitFor } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import type { ParsedVerdictRequest } from '../validation/parse-body.js';
@@ -56,24 +56,33 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
 /**
  * The verdict on the posted identities. `waitFor` wraps its presence query, when it needs one: the
  * route passes its admission place's `during`, so that a verdict waiting for ClickHouse holds no
- * place (admission.ts).
+ * place (admission.ts). Not async itself: the identities that may be new are taken from the request
+ * at once, and only they wait for the answer. Fifty verdicts of 1,000 identities each holding its
+ * whole request through that wait kept megabytes alive for each young collection to copy.
  */
-export async function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor?: WaitFor): Promise<VerdictResponse> {
+export function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor?: WaitFor): Promise<VerdictResponse> {
   const { ids, at, field } = postedIds(project.projectId, request);
   // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
   if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
-  const [known, inventory] = scope
-    ? await Promise.all([knownIds(db, scope, ids, waitFor), inventorySize(db, scope)])
-    : [{ has: () => false }, 0];
+  const lookup = scope ? lookUpIds(db, scope, ids, waitFor) : null;
+  // Without a default branch nothing has run "there": every identity is new.
+  const maybe = (lookup ? lookup.unknown : ids.map((_, i) => i)).map((i): MaybeNew => ({ ...at(i), testCaseId: ids[i]! }));
+  return answer(project, account, ids.length, maybe, scope && lookup ? Promise.all([lookup.present, inventorySize(db, scope)]) : Promise.resolve([NONE, 0]));
+}
 
+type MaybeNew = Posted & { testCaseId: string };
+const NONE: ReadonlySet<string> = new Set();
+
+async function answer(project: Project, account: Account, posted: number, maybe: MaybeNew[], read: Promise<[ReadonlySet<string>, number]>): Promise<VerdictResponse> {
+  const [present, inventory] = await read;
+  const branch = project.defaultBranch;
   const candidates: Candidate[] = [];
-  ids.forEach((id, i) => {
-    if (known.has(id)) return;
-    const t = at(i);
-    candidates.push({ module: t.module, suite: t.suite, name: t.name, testCaseId: id, durationMs: t.durationMs, ...price(t.durationMs, project.stress.curve) });
-  });
+  for (const t of maybe) {
+    if (present.has(t.testCaseId)) continue;
+    candidates.push({ module: t.module, suite: t.suite, name: t.name, testCaseId: t.testCaseId, durationMs: t.durationMs, ...price(t.durationMs, project.stress.curve) });
+  }
   candidates.sort(compareIdentities);
 
   return {
@@ -82,7 +91,7 @@ export async function verdict(db: Database, project: Project, account: Account, 
     defaultBranch: branch,
     parameters: project.stress,
     inventory,
-    posted: ids.length,
+    posted,
     candidates,
     guards: guards({
       defaultBranch: branch,
