@@ -1,10 +1,9 @@
 // The upload client of bench-ingest.ts, in a worker thread: it builds each run's body and posts
 // it, so that the API's event loop and heap (the thread being measured) are the service's own.
-import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 // Database-free helpers only: this worker must not load chDB (see bench-util).
-import { IDENTITIES_PER_PROJECT, knownIdentity, newIdentity } from './bench-util.js';
+import { IDENTITIES_PER_PROJECT, knownIdentity, newIdentity, postBody } from './bench-util.js';
 
 export interface ClientPlan {
   url: string;
@@ -61,24 +60,8 @@ export function upload(runId: string, cases: number): string {
   });
 }
 
-/**
- * One POST of a body encoded beforehand, over node:http: fetch would encode the 9-MiB string during
- * the timed request and stream it in small writes, CPU of this worker that the API (sharing its two
- * cores) then lacks. A real client's encoding is not the API machine's.
- */
-function post(plan: ClientPlan, body: Buffer): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json', 'content-length': body.length };
-    const req = request(plan.url, { method: 'POST', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** One POST of a body encoded before its timed request, over node:http (bench-util's postBody). */
+const post = (plan: ClientPlan, body: Buffer) => postBody(plan.url, { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json' }, body);
 
 /** `warmups` runs, then `runs` timed ones; each body is built before its request starts. */
 async function client(plan: ClientPlan): Promise<ClientResult> {
@@ -88,7 +71,7 @@ async function client(plan: ClientPlan): Promise<ClientResult> {
     const t = performance.now();
     const warm = await post(plan, text);
     warmupWalls.push(performance.now() - t);
-    if (warm.status !== 201) throw new Error(`runs answered ${warm.status}: ${warm.body.slice(0, 500)}`);
+    if (warm.status !== 201) throw new Error(`runs answered ${warm.status}: ${warm.text.slice(0, 500)}`);
   }
   const walls: number[] = [];
   let size = 0;
@@ -100,9 +83,9 @@ async function client(plan: ClientPlan): Promise<ClientResult> {
     const r = await post(plan, text);
     const wall = performance.now() - t;
     parentPort!.postMessage({ kind: 'end' });
-    if (r.status !== 201) throw new Error(`runs answered ${r.status}: ${r.body.slice(0, 500)}`);
-    const result = JSON.parse(r.body) as { testCases: number; duplicate: boolean };
-    if (result.testCases !== plan.cases || result.duplicate) throw new Error(`unexpected answer ${r.body}`);
+    if (r.status !== 201) throw new Error(`runs answered ${r.status}: ${r.text.slice(0, 500)}`);
+    const result = JSON.parse(r.text) as { testCases: number; duplicate: boolean };
+    if (result.testCases !== plan.cases || result.duplicate) throw new Error(`unexpected answer ${r.text}`);
     walls.push(wall);
   }
   return { walls, warmupWalls, size };

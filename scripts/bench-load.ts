@@ -16,7 +16,7 @@
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -26,7 +26,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, summarize } from './bench-util.js';
+import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -62,20 +62,9 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
   let uploadSeq = 0;
   // Encoded once: a real client's encoding is not the API machine's CPU (this worker shares its cores).
   const verdictBodies = plan.verdictBodies.map((b) => Buffer.from(b, 'utf8'));
-  // node:http over kept-alive sockets rather than fetch: fetch cost this thread about 2 ms of CPU
-  // per verdict, CPU the API then lacked (the clients share its 2 cores; real clients do not).
+  // node:http over kept-alive sockets rather than fetch (bench-util's postBody).
   const agent = new Agent({ keepAlive: true, maxSockets: plan.clients + 1 });
-  const post = (path: string, body: Buffer) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(`${base}/${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  const post = (path: string, body: Buffer) => postBody(`${base}/${path}`, headers, body, agent);
   const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
 
   async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {

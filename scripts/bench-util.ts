@@ -1,8 +1,9 @@
-// The benchmarks' helpers that touch no database: flags, synthetic identities, figures. The load
+// The benchmarks' helpers that touch no database: flags, synthetic identities, requests, figures. The load
 // benchmark's client worker imports only this module, so chDB's native addon is never loaded in a
 // thread that is terminated (its teardown there hung the main thread's next chDB call for minutes).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type Agent, request } from 'node:http';
 import type { EngineKind } from '../verdict-api/dist/storage/engine.js';
 import type { Identity } from '../verdict-api/dist/identity/test-case-id.js';
 
@@ -85,6 +86,24 @@ export function loadUploadBody(runId: string, k: number, cases: number): string 
     testCases.push({ ...id, status: i % 97 === 5 ? 'failure' : 'success', durationMs: ((i * 7919) % 12_000) + 0.5 });
   }
   return JSON.stringify({ runId, branch: 'feature/load', commit: `c0ffee-${k % 4 === 3 ? k - 1 : k}`, isCi: true, status: 'success', durationMs: 60_000, testCases });
+}
+
+/**
+ * POSTs a body encoded beforehand over node:http. The clients share the API's two cores: fetch cost
+ * a verdict client about 2 ms of CPU per request, and encoded an upload's 9-MiB string inside its
+ * timed request, CPU the API then lacked (real clients run elsewhere).
+ */
+export function postBody(url: string, headers: Record<string, string>, body: Buffer, agent?: Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', ...(agent ? { agent } : {}), headers: { ...headers, 'content-length': body.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
