@@ -135,7 +135,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     newTestCases += isNew.filter(Boolean).length;
     // Encoded straight into TabSeparated bytes (storage/tab-separated.ts): row objects and a
     // string per row cost three times as much at 50,000 rows. Materialized views fill branch
-    // presence (migration 0010) and the catalogue of the ones badged new (0032) from these rows,
+    // presence (migration 0010) and the catalogue of the ones badged new (0031) from these rows,
     // inside ClickHouse. A test case badged not new ran in CI on the default branch, so it was
     // catalogued then.
     const rows = new TsvWriter(RUN_COLUMNS, chunk.length * 256);

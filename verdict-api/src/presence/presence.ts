@@ -160,7 +160,8 @@ export interface IdsLookup {
   readonly present: Promise<ReadonlySet<string>>;
 }
 
-const NONE: ReadonlySet<string> = new Set();
+/** No ids: the answer where none are asked. */
+export const NO_IDS: ReadonlySet<string> = new Set();
 
 /**
  * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
@@ -173,12 +174,12 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export function lookUpIds(db: Database, scope: PresenceScope, ids: readonly string[], waitFor: WaitFor = noWait): IdsLookup {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
-  const cached = db.cache.known.of(key) ?? NONE;
+  const cached = db.cache.known.of(key) ?? NO_IDS;
   // One lookup per id in the large cached set (a verdict's ids are mostly known).
   const unknown: number[] = [];
   for (let i = 0; i < ids.length; i++) if (!cached.has(ids[i]!)) unknown.push(i);
   // Held whole: the held set is the answer.
-  if (unknown.length === 0 || db.cache.known.isWhole(key)) return { unknown, present: Promise.resolve(NONE) };
+  if (unknown.length === 0 || db.cache.known.isWhole(key)) return { unknown, present: Promise.resolve(NO_IDS) };
   if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));

@@ -7,7 +7,7 @@ import { type Candidate, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
 import { compareIdentities, type Identity, suiteIds, testCaseId } from '../identity/test-case-id.js';
-import { inventorySize, lookUpIds, type WaitFor } from '../presence/presence.js';
+import { inventorySize, lookUpIds, NO_IDS, type WaitFor } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import type { ParsedVerdictRequest } from '../validation/parse-body.js';
@@ -66,14 +66,14 @@ export function verdict(db: Database, project: Project, account: Account, reques
   if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
-  const lookup = scope ? lookUpIds(db, scope, ids, waitFor) : null;
+  const maybeNew = (i: number): MaybeNew => ({ ...at(i), testCaseId: ids[i]! });
   // Without a default branch nothing has run "there": every identity is new.
-  const maybe = (lookup ? lookup.unknown : ids.map((_, i) => i)).map((i): MaybeNew => ({ ...at(i), testCaseId: ids[i]! }));
-  return answer(project, account, ids.length, maybe, scope && lookup ? Promise.all([lookup.present, inventorySize(db, scope)]) : Promise.resolve([NONE, 0]));
+  if (scope === null) return answer(project, account, ids.length, ids.map((_, i) => maybeNew(i)), Promise.resolve([NO_IDS, 0]));
+  const lookup = lookUpIds(db, scope, ids, waitFor);
+  return answer(project, account, ids.length, lookup.unknown.map(maybeNew), Promise.all([lookup.present, inventorySize(db, scope)]));
 }
 
 type MaybeNew = Posted & { testCaseId: string };
-const NONE: ReadonlySet<string> = new Set();
 
 async function answer(project: Project, account: Account, posted: number, maybe: MaybeNew[], read: Promise<[ReadonlySet<string>, number]>): Promise<VerdictResponse> {
   const [present, inventory] = await read;

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { StorageUnavailableError } from '../../src/errors/errors.js';
 import { INGEST_CHUNK } from '../../src/ingest/ingest-run.js';
 import { idsPresentSince } from '../../src/presence/presence.js';
-import { formatDateTime, sql, uuid } from '../../src/sql/bind.js';
+import { formatDateTime, ident, sql, uuid } from '../../src/sql/bind.js';
 import { database } from '../../src/storage/database.js';
-import { TsvRows } from '../../src/storage/tab-separated.js';
+import { type InsertRows, TsvRows } from '../../src/storage/tab-separated.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { run, seedProject, testApp } from '../support/api.js';
 
@@ -126,6 +126,12 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     ]);
   });
 
+  /** The test database through an engine whose inserts that `refuse` picks fail (ClickHouse gone). */
+  const refusing = (refuse: (table: string, rows: InsertRows) => boolean) => {
+    const e = t.db.engine;
+    return database({ ...e, insert: async (table, rows) => (refuse(table.text, rows) ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
+  };
+
   const catalogued = async (projectId: string) =>
     (await t.db.engine.query<{ name: string }>(sql`SELECT name FROM ${t.db.t('test_cases')} FINAL WHERE project_id = ${uuid(projectId)} ORDER BY name`)).map((r) => r.name);
 
@@ -135,9 +141,7 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     expect((await post(run('r', ['x', 'y']))).body).toMatchObject({ newTestCases: 0 });
     expect(await catalogued(p.projectId)).toEqual(['x', 'y']);
     // Nothing is badged new there, so the catalogue is written apart: when that fails, the runs are not stored.
-    const e = t.db.engine;
-    const failing = database({ ...e, insert: async (table, rows) => (/test_cases`?$/.test(table.text) ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
-    expect((await post(run('s', ['x', 'z']), failing)).status).toBe(503);
+    expect((await post(run('s', ['x', 'z']), refusing((table) => /test_cases`?$/.test(table)))).status).toBe(503);
     expect(await count('test_case_runs', p.projectId, sql` AND run_id = 's'`)).toBe(0);
     expect((await post(run('s', ['x', 'z']))).body).toMatchObject({ testCases: 2, duplicate: false });
     expect(await catalogued(p.projectId)).toEqual(['x', 'y', 'z']);
@@ -147,9 +151,8 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     const p = await seedProject(t.db, `catalogue-retry-${kind}`);
     const names = Array.from({ length: INGEST_CHUNK + 10 }, (_, i) => `case${i}`);
     // The first attempt stores its first chunk while the catalogue's view is away, and dies on the second.
-    const e = t.db.engine;
-    const dying = database({ ...e, insert: async (table, rows) => (/test_case_runs`?$/.test(table.text) && rows instanceof TsvRows && rows.count === 10 ? Promise.reject(new StorageUnavailableError('connection reset (injected)')) : e.insert(table, rows)) }, t.db.name);
-    const view = sql`${t.db.t('test_cases_from_new_runs' as Parameters<typeof t.db.t>[0])}`;
+    const dying = refusing((table, rows) => /test_case_runs`?$/.test(table) && rows instanceof TsvRows && rows.count === 10);
+    const view = sql`${ident(t.db.name)}.${ident('test_cases_from_new_runs')}`;
     await t.db.engine.command(sql`DETACH TABLE ${view}`);
     try {
       expect((await testApp(dying).call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('mr', names))).status).toBe(503);
