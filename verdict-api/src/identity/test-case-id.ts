@@ -18,10 +18,29 @@ export interface Identity {
  * joined with NUL, which no part can contain unnoticed, so ("a", "b.c") and ("a.b", "c") differ.
  */
 export function testCaseId(projectId: string, identity: Identity): string {
-  const { module, suite, name } = identity;
-  // A suite's identities are posted again by every run: remembering them spares a SHA-1 each
-  // (the verdict's largest cost after parsing). Nested by part, so a lookup hashes the parts as
-  // they arrived rather than building a key. Pure, so forgetting them all at once is safe.
+  return rememberedId(projectId, identity.module, identity.suite, identity.name).id;
+}
+
+/**
+ * A test case's id as this process remembers it, with two slots the verdict keeps on it (neither
+ * changes the id): the verdict finds an identity's id by one lookup of its name, and the slots
+ * spare it two more per identity, into the scope's known ids and into a set of the request's ids.
+ */
+export interface RememberedId {
+  readonly id: string;
+  /** The token of a presence scope's known ids (read-cache.ts) that hold this id, or null. */
+  knownIn: object | null;
+  /** The number of the last verdict request that posted it (verdict.ts), to find repeats. */
+  postedIn: number;
+}
+
+/**
+ * testCaseId, remembered. A suite's identities are posted again by every run: remembering them
+ * spares a SHA-1 each (the verdict's largest cost after parsing). Nested by part, so a lookup
+ * hashes the parts as they arrived rather than building a key. Pure, so forgetting them all at
+ * once is safe.
+ */
+export function rememberedId(projectId: string, module: string, suite: string, name: string): RememberedId {
   let names = remembered.get(projectId)?.get(module)?.get(suite);
   const known = names?.get(name);
   if (known !== undefined) return known;
@@ -30,10 +49,11 @@ export function testCaseId(projectId: string, identity: Identity): string {
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
-  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const entry: RememberedId = { id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`, knownIn: null, postedIn: 0 };
   if (rememberedCount >= REMEMBERED_IDS) {
     remembered.clear();
     rememberedCount = 0;
+    forgotten++;
     names = undefined;
   }
   if (!names) {
@@ -41,30 +61,37 @@ export function testCaseId(projectId: string, identity: Identity): string {
     const suites = modules.get(module) ?? modules.set(module, new Map()).get(module)!;
     names = suites.get(suite) ?? suites.set(suite, new Map()).get(suite)!;
   }
-  names.set(name, id);
+  names.set(name, entry);
   rememberedCount++;
-  return id;
+  return entry;
 }
 
 /**
- * testCaseId for the names of one suite: the suite's remembered ids are found once, not per name
- * (a grouped verdict request gives each suite once).
+ * rememberedId for the names of one suite: the suite's remembered ids are found once, not per
+ * name (a grouped verdict request gives each suite once).
  */
-export function suiteIds(projectId: string, module: string, suite: string): (name: string) => string {
+export function suiteIds(projectId: string, module: string, suite: string): (name: string) => RememberedId {
   let names = remembered.get(projectId)?.get(module)?.get(suite);
   return (name) => {
     const known = names?.get(name);
     if (known !== undefined) return known;
-    const id = testCaseId(projectId, { module, suite, name });
+    const entry = rememberedId(projectId, module, suite, name);
     names = remembered.get(projectId)?.get(module)?.get(suite);
-    return id;
+    return entry;
   };
 }
 
+/**
+ * How many times every remembered id was forgotten (at REMEMBERED_IDS). Two lookups of one
+ * identity give the same RememberedId unless this moved between them.
+ */
+export const timesForgotten = (): number => forgotten;
+
 /** Identities whose id is remembered (some tens of MB at most). */
-const REMEMBERED_IDS = 200_000;
-const remembered = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+export const REMEMBERED_IDS = 200_000;
+const remembered = new Map<string, Map<string, Map<string, Map<string, RememberedId>>>>();
 let rememberedCount = 0;
+let forgotten = 0;
 
 /** Orders identities by (module, suite, name), code point by code point, as the cap requires. */
 export function compareIdentities(a: Identity, b: Identity): number {

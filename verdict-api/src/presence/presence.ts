@@ -4,6 +4,7 @@
 // chDB from the scope held whole, with no query); the ingestion badge with 90 days (absentIds,
 // uncached).
 import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
+import type { RememberedId } from '../identity/test-case-id.js';
 import { type Database, num } from '../storage/database.js';
 import { scopeKey, WHOLE_SCOPE_LIMIT } from '../storage/read-cache.js';
 
@@ -152,9 +153,9 @@ const queues = new WeakMap<Database, LookupQueue>();
 export type WaitFor = <T>(pending: Promise<T>) => Promise<T>;
 const noWait: WaitFor = (pending) => pending;
 
-/** Which of `ids` may be new, at once, and which of those have run after all, once ClickHouse has said. */
+/** Which of the posted ids may be new, at once, and which of those have run after all, once ClickHouse has said. */
 export interface IdsLookup {
-  /** Positions in `ids` of those this process does not know to have run: the only ones that can be new. */
+  /** Positions in the posted ids of those this process does not know to have run: the only ones that can be new. */
   readonly unknown: readonly number[];
   /** Which of them have run (none asked where the scope is held whole). */
   readonly present: Promise<ReadonlySet<string>>;
@@ -164,26 +165,35 @@ export interface IdsLookup {
 export const NO_IDS: ReadonlySet<string> = new Set();
 
 /**
- * Which of `ids` have ever run in the scope (the verdict's question). Ids this process already
+ * Which of `posted` have ever run in the scope (the verdict's question). Ids this process already
  * knows to be present need no query (presence is never deleted); the rest are asked of
  * ClickHouse, merged with the lookups of concurrent requests. Where the scope is held whole
  * (embedded chDB, read-cache.ts), none are: an id not held has not run there. The answer is exact
  * either way. The positions to ask about are known at once, so that the caller need not hold on to
- * all of `ids` through the wait. `waitFor` wraps the wait for the query, the only one here (the
+ * all of `posted` through the wait. `waitFor` wraps the wait for the query, the only one here (the
  * verdict gives its admission place up meanwhile).
+ *
+ * An id found among the scope's known ids is marked with their token (RememberedId.knownIn), so
+ * the next request that posts it needs no lookup in that large set: 1,000 of them cost about a
+ * tenth of a verdict's CPU under load, each a likely cache miss.
  */
-export function lookUpIds(db: Database, scope: PresenceScope, ids: readonly string[], waitFor: WaitFor = noWait): IdsLookup {
+export function lookUpIds(db: Database, scope: PresenceScope, posted: readonly RememberedId[], waitFor: WaitFor = noWait): IdsLookup {
   const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
-  const cached = db.cache.known.of(key) ?? NO_IDS;
-  // One lookup per id in the large cached set (a verdict's ids are mostly known).
+  const cached = db.cache.known.of(key);
+  const token = db.cache.known.tokenOf(key);
   const unknown: number[] = [];
-  for (let i = 0; i < ids.length; i++) if (!cached.has(ids[i]!)) unknown.push(i);
+  for (let i = 0; i < posted.length; i++) {
+    const p = posted[i]!;
+    if (token !== undefined && p.knownIn === token) continue;
+    if (cached?.has(p.id)) p.knownIn = token!;
+    else unknown.push(i);
+  }
   // Held whole: the held set is the answer.
   if (unknown.length === 0 || db.cache.known.isWhole(key)) return { unknown, present: Promise.resolve(NO_IDS) };
   if (db.cache.soleWriter) holdWhole(db, scope, key);
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LookupQueue(db)));
-  return { unknown, present: waitFor(queue.find(scope, unknown.map((i) => ids[i]!))) };
+  return { unknown, present: waitFor(queue.find(scope, unknown.map((i) => posted[i]!.id))) };
 }
 
 const wholeLoads = new WeakMap<Database, Set<string>>();

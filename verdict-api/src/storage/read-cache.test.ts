@@ -136,6 +136,32 @@ describe('KnownIds', () => {
   });
 });
 
+describe('KnownIds tokens', () => {
+  it("keeps a scope's token while ids are added, and gives a new one once its ids were dropped, halved or cleared", () => {
+    const known = new KnownIds(4);
+    expect(known.tokenOf('s')).toBeUndefined();
+    known.add('s', ['a']);
+    const first = known.tokenOf('s');
+    known.add('s', ['b']);
+    known.addIfCached('s', ['c']);
+    expect(first).toBeDefined();
+    expect(known.tokenOf('s')).toBe(first);
+    // Halved: a new set, a new token.
+    known.add('s', ['d', 'e']);
+    const halved = known.tokenOf('s');
+    expect(halved).not.toBe(first);
+    // Evicted by another scope, then cached again.
+    known.add('other', ['1', '2', '3', '4']);
+    expect(known.tokenOf('s')).toBeUndefined();
+    known.add('s', ['a']);
+    expect(known.tokenOf('s')).not.toBe(halved);
+    const again = known.tokenOf('s');
+    known.clear();
+    known.add('s', ['a']);
+    expect(known.tokenOf('s')).not.toBe(again);
+  });
+});
+
 describe('KnownIds held whole', () => {
   it('holds a loaded scope whole, keeping writes acknowledged while it loaded', () => {
     const known = new KnownIds(100);

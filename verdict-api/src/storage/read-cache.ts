@@ -93,6 +93,8 @@ export class TtlCache<V> {
 /** Identities known to have run, per presence scope (a string key), oldest scope dropped first. */
 export class KnownIds {
   private readonly scopes = new Map<string, Set<string>>();
+  /** Each set's token (tokenOf), gone with the set. */
+  private readonly tokens = new WeakMap<Set<string>, object>();
   private size = 0;
   /** Ids dropped to stay under the limit, since start. */
   evicted = 0;
@@ -112,6 +114,20 @@ export class KnownIds {
   /** The scope's known ids, read-only (one map lookup for a whole request). */
   of(scope: string): ReadonlySet<string> | undefined {
     return this.scopes.get(scope);
+  }
+
+  /**
+   * A token of the scope's known ids as they are now: an id found in `of(scope)` may be marked
+   * with it (test-case-id.ts RememberedId), and the mark holds while the token is the scope's.
+   * Every set dropped (evicted, halved, cleared) takes its token with it, so no mark outlives
+   * what it was read from.
+   */
+  tokenOf(scope: string): object | undefined {
+    const set = this.scopes.get(scope);
+    if (!set) return undefined;
+    let token = this.tokens.get(set);
+    if (!token) this.tokens.set(set, (token = {}));
+    return token;
   }
 
   /** Whether the scope is held whole (an id not in `of(scope)` has not run in it). */

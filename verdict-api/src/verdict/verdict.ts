@@ -6,7 +6,7 @@ import type { Project } from '../accounts/projects.js';
 import { type Candidate, type VerdictResponse } from '../contract.js';
 import { price } from '../candidates/pricing.js';
 import { guards } from '../guard/guards.js';
-import { compareIdentities, type Identity, suiteIds, testCaseId } from '../identity/test-case-id.js';
+import { compareIdentities, type Identity, rememberedId, type RememberedId, suiteIds, timesForgotten } from '../identity/test-case-id.js';
 import { inventorySize, lookUpIds, NO_IDS, type WaitFor } from '../presence/presence.js';
 import type { Database } from '../storage/database.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
@@ -14,43 +14,66 @@ import type { ParsedVerdictRequest } from '../validation/parse-body.js';
 
 type Posted = Identity & { durationMs: number };
 
-/** The posted test cases as their ids, in order, and the identity at each position (built only for the few that are new). */
+/** The posted test cases as their remembered ids, in order, and the identity at each position (built only for the few that are new). */
 interface PostedIds {
-  ids: string[];
+  ids: RememberedId[];
+  /** Whether an identity was posted twice. */
+  repeated: boolean;
   at(i: number): Posted;
   /** The field of position i, for errors. */
   field(i: number): string;
 }
 
+/** Numbers the requests, for RememberedId.postedIn. */
+let requests = 0;
+
 function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds {
   const { testCases, suites } = request;
+  // An identity posted twice is one RememberedId met twice in this request, unless every
+  // remembered id was forgotten meanwhile: then a set of the ids decides.
+  const number = ++requests;
+  const forgotten = timesForgotten();
+  let repeated = false;
+  const mark = (entry: RememberedId): RememberedId => {
+    if (entry.postedIn === number) repeated = true;
+    entry.postedIn = number;
+    return entry;
+  };
+  const result = (ids: RememberedId[], at: (i: number) => Posted, field: (i: number) => string): PostedIds => {
+    if (!repeated && timesForgotten() !== forgotten) repeated = new Set(ids.map((e) => e.id)).size !== ids.length;
+    return { ids, repeated, at, field };
+  };
   if (!suites) {
     const posted = testCases ?? [];
-    return { ids: posted.map((t) => testCaseId(projectId, t)), at: (i) => posted[i]!, field: (i) => `testCases[${i}]` };
+    return result(
+      posted.map((t) => mark(rememberedId(projectId, t.module, t.suite, t.name))),
+      (i) => posted[i]!,
+      (i) => `testCases[${i}]`,
+    );
   }
   let n = 0;
   for (const s of suites) n += s.tests.length;
-  const ids: string[] = new Array(n);
+  const ids: RememberedId[] = new Array(n);
   const suiteAt = new Int32Array(n);
   const testAt = new Int32Array(n);
   let i = 0;
   suites.forEach((s, g) => {
     const idOf = suiteIds(projectId, s.module, s.suite);
     for (let k = 0; k < s.tests.length; k++, i++) {
-      ids[i] = idOf(s.tests[k]!.name);
+      ids[i] = mark(idOf(s.tests[k]!.name));
       suiteAt[i] = g;
       testAt[i] = k;
     }
   });
-  return {
+  return result(
     ids,
-    at: (j) => {
+    (j) => {
       const s = suites[suiteAt[j]!]!;
       const t = s.tests[testAt[j]!]!;
       return { module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs };
     },
-    field: (j) => `suites[${suiteAt[j]}].tests[${testAt[j]}]`,
-  };
+    (j) => `suites[${suiteAt[j]}].tests[${testAt[j]}]`,
+  );
 }
 
 /**
@@ -61,12 +84,12 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
  * whole request through that wait kept megabytes alive for each young collection to copy.
  */
 export function verdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor?: WaitFor): Promise<VerdictResponse> {
-  const { ids, at, field } = postedIds(project.projectId, request);
-  // One id per identity: equal ids are a repeated identity, named by rejectDuplicates.
-  if (new Set(ids).size !== ids.length) rejectDuplicates(ids.map((_, i) => at(i)), field);
+  const { ids, repeated, at, field } = postedIds(project.projectId, request);
+  // A repeated identity is named by rejectDuplicates.
+  if (repeated) rejectDuplicates(ids.map((_, i) => at(i)), field);
   const branch = project.defaultBranch;
   const scope = branch === null ? null : { projectId: project.projectId, branch, isCi: true };
-  const maybeNew = (i: number): MaybeNew => ({ ...at(i), testCaseId: ids[i]! });
+  const maybeNew = (i: number): MaybeNew => ({ ...at(i), testCaseId: ids[i]!.id });
   // Without a default branch nothing has run "there": every identity is new.
   if (scope === null) return answer(project, account, ids.length, ids.map((_, i) => maybeNew(i)), Promise.resolve([NO_IDS, 0]));
   const lookup = lookUpIds(db, scope, ids, waitFor);

@@ -5,6 +5,8 @@ import { ids, run, seedProject, testApp } from '../support/api.js';
 import { database } from '../../src/storage/database.js';
 import type { ClickHouseEngine } from '../../src/storage/engine.js';
 import { scopeKey } from '../../src/storage/read-cache.js';
+import { testCaseId } from '../../src/identity/test-case-id.js';
+import { sql, uuid } from '../../src/sql/bind.js';
 
 const DAY = 86_400_000;
 
@@ -81,6 +83,26 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
     expect(await names(['c', 'new-3'])).toEqual(['new-3']);
     if (kind === 'embedded') expect(presenceReads).toBe(0);
     else expect(presenceReads).toBe(2);
+  });
+
+  it('asks about an id it knew again once a statement emptied the cache: a mark on an id lasts only as long as the known ids it was read from', async () => {
+    const p = await seedProject(t.db, `marks-${kind}`);
+    const names = async (testCases: string[]) => (await verdictOf(p, testCases)).candidates.map((c: any) => c.name);
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-1', ['kept', 'gone']))).status).toBe(201);
+    // Twice: the second verdict finds both among the known ids (and marks them), the third reads only the marks.
+    expect(await names(['kept', 'gone', 'new'])).toEqual(['new']);
+    expect(await names(['kept', 'gone', 'new'])).toEqual(['new']);
+    expect(await names(['kept', 'gone', 'new'])).toEqual(['new']);
+    // A mutation through the engine empties the cache; 18.16 applies it in the background.
+    const gone = testCaseId(p.projectId, { module: ':app', suite: 'com.example.CheckoutTest', name: 'gone' });
+    const where = sql`project_id = ${uuid(p.projectId)} AND toString(test_case_id) = ${gone}`;
+    await t.db.engine.command(sql`ALTER TABLE ${t.db.t('test_case_branch_presence')} DELETE WHERE ${where}`);
+    for (let i = 0; i < 200; i++) {
+      const left = await t.db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${t.db.t('test_case_branch_presence')} WHERE ${where}`);
+      if (Number(left[0]!.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await names(['kept', 'gone', 'new'])).toEqual(['gone', 'new']);
   });
 
   it('answers a request grouped by suite as the same request one entry per test case', async () => {
