@@ -6,7 +6,8 @@
 //      (--new of them never seen, default 10, as a merge request adding tests; the rest known)
 //      while the upload client keeps posting, for --seconds.
 // Prints verdicts/s, latency p50/p99/max, errors, uploads and their cases/s beside the unloaded
-// figure, then where the API's time went (ClickHouse statements by kind, event-loop use).
+// figure, where the cores went (the API's thread, the rest of its process, clickhouse-server, the
+// machine), then where the API's time went (ClickHouse statements by kind, event-loop use).
 // Targets on 2 cores: >= 250 verdicts/s, p99 < 250 ms, 0 errors, uploads >= half unloaded.
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
@@ -26,7 +27,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { IDENTITIES_PER_PROJECT, intFlag, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, summarize } from './bench-util.js';
+import { IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -244,6 +245,10 @@ async function main(): Promise<void> {
       let loadStarted = 0;
       let elu0 = performance.eventLoopUtilization();
       let cpu0 = process.cpuUsage();
+      // Where the 2 cores went: the API's thread (this process's main thread), clickhouse-server, the machine.
+      const chPid = b.chServer?.pid();
+      const shares = () => ({ api: procCpuMs(`/proc/${process.pid}/task/${process.pid}/stat`), ch: chPid === undefined ? Number.NaN : procCpuMs(`/proc/${chPid}/stat`), machine: machineCpuMs() });
+      let shares0 = shares();
       const loopDelay = monitorEventLoopDelay({ resolution: 5 });
       // The API thread's garbage collections in the load phase: full ones pause it longest.
       const gcs = { minor: [] as number[], major: [] as number[] };
@@ -259,6 +264,7 @@ async function main(): Promise<void> {
           stages.clear();
           elu0 = performance.eventLoopUtilization();
           cpu0 = process.cpuUsage();
+          shares0 = shares();
           loopDelay.enable();
           loadStarted = performance.now();
           if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
@@ -270,6 +276,7 @@ async function main(): Promise<void> {
       gcWatch.disconnect();
       // Every thread of this process (the API, chDB's, GC's, the clients'): the figure that run-to-run noise moves least.
       const cpuUsed = process.cpuUsage(cpu0);
+      const shares1 = shares();
       const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
       const cpu = profile ? ((await profile.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
       await worker.terminate();
@@ -293,6 +300,15 @@ async function main(): Promise<void> {
       log(
         `  CPU under load (all threads, this process${kind === 'server' ? ', clickhouse-server not included' : ''}): ${(cpuMs / wall).toFixed(2)} cores, ` +
           `${(cpuMs / Math.max(1, l.verdicts.length)).toFixed(1)} ms per verdict (the uploads' share included)`,
+      );
+      // An event loop busier than its thread's CPU is a thread that was ready and waited for a core.
+      const cores = (a: number, b0: number) => (a - b0) / wall;
+      const machine = (shares1.machine.busy - shares0.machine.busy) / (shares1.machine.total - shares0.machine.total);
+      log(
+        `  the cores under load: the API's thread ${cores(shares1.api, shares0.api).toFixed(2)} (its event loop busy ${(100 * elu.utilization).toFixed(0)}%), ` +
+          `the rest of this process ${(cpuMs / wall - cores(shares1.api, shares0.api)).toFixed(2)}` +
+          (kind === 'server' ? `, clickhouse-server ${cores(shares1.ch, shares0.ch).toFixed(2)}` : '') +
+          `; the machine ${(100 * machine).toFixed(0)}% busy`,
       );
       // How long a ready callback (a ClickHouse answer, a request) waited for the API's thread.
       const delay = (q: number) => ms(Math.max(0, loopDelay.percentile(q) / 1e6 - 5));

@@ -5,13 +5,13 @@
 // over many repetitions). It says what a verdict and an upload cost the database, which shares
 // the 2 cores with the API in bench-load's server runs.
 //   node scripts/bench-server-cpu.js [--rows 10000000] [--reps 30]
-import { readFileSync } from 'node:fs';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
 import { presentIds } from '../verdict-api/dist/presence/presence.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { InsertRows, TsvRows } from '../verdict-api/dist/storage/tab-separated.js';
 import { fillPresence, intFlag, loadUploadBody, log, newIdentity, openBench, parseOptions } from './bench-common.js';
+import { procCpuMs } from './bench-util.js';
 
 const { rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
 const REPS = intFlag(flags, 'reps', 30);
@@ -31,11 +31,7 @@ const b = await openBench('server', { wrap: capturing });
 try {
   const pid = b.chServer!.pid();
   if (pid === undefined) throw new Error('clickhouse-server has no pid');
-  const ticksPerMs = 100 / 1000; // USER_HZ
-  const cpuMs = (): number => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
-  };
+  const cpuMs = (): number => procCpuMs(`/proc/${pid}/stat`);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   /** Mean server CPU and wall per call of `f`, over `n` calls one after another. */
   const measure = async (n: number, f: (i: number) => Promise<unknown>): Promise<{ cpu: number; wall: number }> => {

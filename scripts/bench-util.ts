@@ -131,3 +131,27 @@ export function withServiceNodeFlags(): void {
   const again = spawnSync(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(again.status ?? 1);
 }
+
+/** Ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * User + system CPU time, in ms, of a process (`/proc/<pid>/stat`) or one of its threads
+ * (`/proc/<pid>/task/<tid>/stat`), in 10-ms ticks; NaN where the file cannot be read.
+ */
+export function procCpuMs(statFile: string): number {
+  try {
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The machine's CPU time since boot, in ms over all cores: busy (neither idle nor waiting for I/O) and in all. */
+export function machineCpuMs(): { busy: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, x) => a + x, 0);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  return { busy: ((total - idle) * 1000) / USER_HZ, total: (total * 1000) / USER_HZ };
+}
