@@ -155,3 +155,28 @@ export function machineCpuMs(): { busy: number; total: number } {
   const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
   return { busy: ((total - idle) * 1000) / USER_HZ, total: (total * 1000) / USER_HZ };
 }
+
+/** The host check's work, run in a fresh process: SHA-1 and JSON of a fixed document, the median CPU of 5 tries in ms. */
+const HOST_CHECK = `
+const { createHash } = require('node:crypto');
+const doc = JSON.stringify(Array.from({ length: 50000 }, (_, i) => ({ module: ':m' + (i % 7), suite: 'com.acme.S' + (i % 500), name: 'test_' + i + '()', durationMs: i % 997 })));
+const tries = [];
+for (let k = 0; k < 5; k++) {
+  const c = process.cpuUsage();
+  JSON.parse(doc);
+  createHash('sha1').update(doc).update(doc).digest();
+  const used = process.cpuUsage(c);
+  tries.push((used.user + used.system) / 1000);
+}
+console.log(tries.sort((a, b) => a - b)[2]);`;
+
+/**
+ * The host's speed at this moment, as the CPU time a fresh Node process takes for a fixed piece
+ * of work (a process of its own, so that this one's heap and threads do not count). On a shared
+ * virtual machine the same code's figures move with it: comparing it between runs tells the host
+ * from the change. NaN if the check could not run.
+ */
+export function hostCheckMs(): number {
+  const check = spawnSync(process.execPath, ['-e', HOST_CHECK], { encoding: 'utf8' });
+  return check.status === 0 ? Number(check.stdout.trim()) : Number.NaN;
+}
