@@ -68,6 +68,13 @@ export async function startClickHouseServer(options = {}) {
   );
   const args = bin.endsWith('/clickhouse') ? ['server', `--config-file=${dir}/config.xml`] : [`--config-file=${dir}/config.xml`];
   const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  // Not outliving this process: a benchmark whose output pipe closed (`| head`) dies of EPIPE
+  // before its teardown, and its server would go on taking a core from the next run.
+  const killOnExit = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr = (stderr + d.toString()).slice(-4000);
