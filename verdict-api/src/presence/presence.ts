@@ -184,7 +184,8 @@ export function lookUpIds(db: Database, scope: PresenceScope, posted: readonly R
   const unknown: number[] = [];
   for (let i = 0; i < posted.length; i++) {
     const p = posted[i]!;
-    if (token !== undefined && p.knownIn === token) continue;
+    // A mark is never undefined, so it matches only a scope that has known ids.
+    if (p.knownIn === token) continue;
     if (cached?.has(p.id)) p.knownIn = token!;
     else unknown.push(i);
   }
