@@ -87,6 +87,18 @@ export class TsvWriter {
     return { bytes: Buffer.from(values.map(tsvField).join('\t'), 'utf8'), count: values.length };
   }
 
+  /** One row from an object holding a value for every column (tsvField's types), in column order. */
+  row(values: Readonly<Record<string, unknown>>): void {
+    for (const column of this.columns) {
+      const value = values[column];
+      if (value === undefined) throw new TypeError(`row ${this.count} has no value for column ${column}`);
+      const field = tsvField(value);
+      this.open(field.length * 3);
+      this.at += this.buffer.write(field, this.at, 'utf8');
+    }
+    this.endRow();
+  }
+
   /** A 0/1 flag. */
   flag(value: boolean): this {
     this.open(1);
@@ -142,6 +154,11 @@ export interface RanIdentities {
 
 /** Encoded rows (TsvWriter). */
 export class TsvRows {
+  /** `parts` (of the same columns, without presence) as one. */
+  static concat(columns: readonly string[], parts: readonly TsvRows[]): TsvRows {
+    return new TsvRows(columns, Buffer.concat(parts.map((p) => p.body)), parts.reduce((n, p) => n + p.count, 0));
+  }
+
   constructor(
     readonly columns: readonly string[],
     readonly body: Buffer,

@@ -3,12 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAccount } from '../../src/accounts/accounts.js';
 import { createProject, type Project } from '../../src/accounts/projects.js';
+import { createApp } from '../../src/http/app.js';
 import { testCaseId } from '../../src/identity/test-case-id.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { sql, uuid } from '../../src/sql/bind.js';
 import { num } from '../../src/storage/database.js';
 import { formatAnswers } from '../../src/telemetry/format-table.js';
 import { candidateStatsRow, gateTimingRow } from '../../src/telemetry/gate-telemetry.js';
 import { loadQueries, runTelemetry, type TelemetryFilter } from '../../src/telemetry/queries.js';
+import { batchedVerdictLog } from '../../src/telemetry/verdict-log.js';
 import { ids, run, seedProject, testApp } from '../support/api.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 
@@ -240,5 +243,29 @@ describe.each(ENGINES)('telemetry ingestion on %s ClickHouse', (kind) => {
       ['mr-1', 12, 10, 10, 2, 4],
       ['old-client', 0, 10, 10, 2, 4],
     ]);
+  });
+
+  it('writes the server\'s batched verdict log, encoded, as the rows each verdict gives', async () => {
+    const p = await seedProject(t.db, `batched-${kind}`);
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, run('main-1', ['a']))).status).toBe(201);
+    const verdictLog = batchedVerdictLog(t.db, silentLogger(), 60_000);
+    const app = createApp({ db: t.db, log: silentLogger(), ready: async () => {}, verdictLog });
+    const post = async (body: unknown) => {
+      const res = await app.request(`/api/v1/projects/${p.handle}/verdict`, { method: 'POST', headers: { Authorization: `Bearer ${p.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+    };
+    await post({ runId: 'mr-1', mode: 'enforce', testCases: ids(['a', 'new\tone', 'new-2'], 40) });
+    await post({ runId: 'mr-2', testCases: ids(['a'], 5) });
+    const scope = sql`project_id = ${uuid(p.projectId)}`;
+    // Nothing is written before the flush: the rows wait, encoded.
+    expect(await t.db.engine.query(sql`SELECT run_id FROM ${t.db.t('verdict_log')} WHERE ${scope}`)).toEqual([]);
+    await verdictLog.close();
+    const logs = await t.db.engine.query<Record<string, unknown>>(sql`SELECT run_id, mode, posted, new_count, inventory FROM ${t.db.t('verdict_log')} WHERE ${scope} ORDER BY run_id`);
+    expect(logs.map((r) => [r['run_id'], r['mode'], num(r['posted']), num(r['new_count']), num(r['inventory'])])).toEqual([
+      ['mr-1', 'enforce', 3, 2, 1],
+      ['mr-2', '', 1, 0, 1],
+    ]);
+    const durations = await t.db.engine.query<Record<string, unknown>>(sql`SELECT duration_ms, repetitions FROM ${t.db.t('verdict_log_candidates')} WHERE ${scope}`);
+    expect(durations.map((d) => [num(d['duration_ms']), num(d['repetitions'])])).toEqual([[40, 10], [40, 10]]);
   });
 });
