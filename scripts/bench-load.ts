@@ -12,12 +12,10 @@
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
 //     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|flat] [--cpu-profile FILE]
-//     [--verdict-concurrency N] [--survivors FILE]
+//     [--verdict-concurrency N]
 // --form flat posts verdicts one entry per test case (older clients) instead of grouped by suite (the CLI).
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
-// --survivors writes a sampling heap profile of the load phase's allocations that outlived a young
-// collection (what each scavenge copies and promotes) and prints the heaviest allocation sites.
 import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -201,32 +199,6 @@ function heaviest(p: CpuProfile, n: number): string[] {
     .map(([key, us]) => `${ms(us / 1000).padStart(10)} ${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
 }
 
-interface HeapNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: HeapNode[];
-}
-interface HeapProfile {
-  head: HeapNode;
-}
-
-/** The allocation sites with the most sampled bytes, with their caller, as printable lines. */
-function heaviestAllocations(p: HeapProfile, n: number): string[] {
-  const where = (f: HeapNode['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-  const self = new Map<string, number>();
-  const walk = (node: HeapNode, caller: string) => {
-    const key = `${where(node.callFrame)} <- ${caller}`;
-    if (node.selfSize) self.set(key, (self.get(key) ?? 0) + node.selfSize);
-    for (const c of node.children) walk(c, where(node.callFrame));
-  };
-  walk(p.head, '');
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  return [...self]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([key, bytes]) => `${(bytes / 1e6).toFixed(1).padStart(7)} MB ${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${key}`);
-}
-
 const perSecond = (n: number, seconds: number) => (n / seconds).toFixed(1);
 const errors = (e: Record<string, number>) => (Object.keys(e).length === 0 ? '0 errors' : `ERRORS ${JSON.stringify(e)}`);
 
@@ -249,9 +221,6 @@ async function main(): Promise<void> {
   const profileFile = flags.get('cpu-profile');
   const profile = profileFile ? new Session() : null;
   profile?.connect();
-  const survivorsFile = flags.get('survivors');
-  const heap = survivorsFile ? new Session() : null;
-  heap?.connect();
   log(
     `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 12 server)'}`,
   );
@@ -299,8 +268,6 @@ async function main(): Promise<void> {
           loopDelay.enable();
           loadStarted = performance.now();
           if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
-          // Objects a young collection freed are left out: what remains outlived one (or is alive at the end).
-          if (heap) void heap.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false } as never);
         });
         worker.once('error', reject);
       });
@@ -312,7 +279,6 @@ async function main(): Promise<void> {
       const shares1 = shares();
       const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
       const cpu = profile ? ((await profile.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
-      const survivors = heap ? ((await heap.post('HeapProfiler.stopSampling')) as { profile: HeapProfile }).profile : null;
       await worker.terminate();
       if ('error' in result) throw new Error(result.error);
       const { solo: s, load: l } = result;
@@ -359,12 +325,6 @@ async function main(): Promise<void> {
         writeFileSync(file, JSON.stringify(cpu));
         log(`  the API thread's CPU profile (${file}), heaviest functions by self time:`);
         for (const line of heaviest(cpu, 15)) log(`    ${line}`);
-      }
-      if (survivors) {
-        const file = `${survivorsFile}.${kind}.heapprofile`;
-        writeFileSync(file, JSON.stringify(survivors));
-        log(`  what outlived a young collection under load (${file}), heaviest allocation sites:`);
-        for (const line of heaviestAllocations(survivors, 20)) log(`    ${line}`);
       }
     } finally {
       await b.close();

@@ -100,12 +100,15 @@ interface SealedBatch {
 /**
  * The server's verdict log: rows gather and are written every `intervalMs` in one insert per
  * table, so a busy server makes a few inserts a second rather than two per verdict (each insert is
- * a ClickHouse part). They gather encoded: a second of row objects (400 verdicts' rows and their
- * candidates' under bench-load) outlived young collections, and was a quarter of what each one
- * copied and promoted. Telemetry only: a crash loses at most one interval of it, and rows refused
+ * a ClickHouse part). Telemetry only: a crash loses at most one interval of it, and rows refused
  * while ClickHouse is away are kept (up to VERDICT_LOG_MAX_PENDING verdicts, oldest batches
- * dropped beyond it, counted and logged) and written when it is back. Candidates are written
- * first and not again once written: verdict_log_candidates has no key to fold a repeat into.
+ * dropped beyond it, counted and logged) and written when it is back.
+ *
+ * The rows gather encoded as TabSeparated bytes, outside the JavaScript heap: while ClickHouse is
+ * away they pile up (up to 100,000 verdicts' and their candidates'), and as row objects every full
+ * collection walked them. Speed is not why: under bench-load (clickhouse-server, 20 s,
+ * --trace-gc-nvp) young collections promoted 3.2-3.3 MB each either way. Candidates are written
+ * first, and not again once written: verdict_log_candidates has no key that folds a repeat.
  */
 export function batchedVerdictLog(db: Database, log: Logger, intervalMs = 1000, maxPending = VERDICT_LOG_MAX_PENDING): VerdictLog {
   let current = new EncodedBatch();
