@@ -22,8 +22,8 @@ export async function startFakeVerdict(
     res.setHeader('content-type', 'application/json');
     if (req.url?.endsWith('/verdict')) {
       // The CLI posts the grouped form (suites); older clients one entry per test case.
-      const suites = body['suites'] as { module: string; suite: string; tests: { name: string; durationMs: number }[] }[] | undefined;
-      const posted = suites ? suites.flatMap((s) => s.tests.map((t) => ({ module: s.module, suite: s.suite, ...t }))) : (body['testCases'] as Posted[]);
+      const suites = body['suites'] as { module: string; suite: string; names: string[]; durationsMs: number[] }[] | undefined;
+      const posted = suites ? suites.flatMap((s) => s.names.map((name, k) => ({ module: s.module, suite: s.suite, name, durationMs: s.durationsMs[k]! }))) : (body['testCases'] as Posted[]);
       const candidates = posted
         .filter(isNew)
         .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))

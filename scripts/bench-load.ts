@@ -11,9 +11,10 @@
 // Targets on 2 cores: >= 250 verdicts/s, p99 < 250 ms, 0 errors, uploads >= half unloaded.
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
-//     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|flat] [--cpu-profile FILE]
+//     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|tests|flat] [--cpu-profile FILE]
 //     [--verdict-concurrency N]
-// --form flat posts verdicts one entry per test case (older clients) instead of grouped by suite (the CLI).
+// --form: grouped by suite with names and durations side by side (the CLI, the default); tests, grouped
+// with an object per test (older CLIs); flat, one entry per test case (older clients).
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
 import { writeFileSync } from 'node:fs';
@@ -52,6 +53,8 @@ interface PhaseResult {
 }
 
 const TARGET_RATE = 250;
+const FORMS = ['grouped', 'tests', 'flat'] as const;
+type Form = (typeof FORMS)[number];
 const TARGET_P99 = 250;
 
 // ---------------------------------------------------------------------------------------------
@@ -166,14 +169,19 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
 /**
  * Request k: `fresh` identities no run ever had (never cached: each is asked of ClickHouse), the
  * rest known ones from a window rotating over the project's 10,000. Grouped by suite as the CLI
- * sends it, or one entry per test case (`flat`, what older clients send).
+ * sends it (`grouped`), grouped with an object per test (`tests`, older CLIs), or one entry per test
+ * case (`flat`, older clients).
  */
-function verdictBody(identities: number, fresh: number, k: number, flat: boolean): string {
+function verdictBody(identities: number, fresh: number, k: number, form: Form): string {
   const known = Math.min(identities - fresh, IDENTITIES_PER_PROJECT);
   const testCases = [];
   for (let j = 0; j < known; j++) testCases.push({ ...knownIdentity((k * known + j) % IDENTITIES_PER_PROJECT), durationMs: ((j * 7919) % 40_000) + 3 });
   for (let j = 0; j < identities - known; j++) testCases.push({ ...newIdentity(k * identities + j), durationMs: ((j * 104_729) % 40_000) + 3 });
-  if (flat) return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
+  if (form === 'flat') return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
+  if (form === 'tests') {
+    const suites = groupBySuite(testCases).map((g) => ({ module: g.module, suite: g.suite, tests: g.names.map((name, i) => ({ name, durationMs: g.durationsMs[i]! })) }));
+    return JSON.stringify({ suites, mode: 'report', runId: `load-verdict-${k}` });
+  }
   return JSON.stringify({ suites: groupBySuite(testCases), mode: 'report', runId: `load-verdict-${k}` });
 }
 
@@ -215,14 +223,13 @@ async function main(): Promise<void> {
   // Unset: the service's default for the engine (STRESS_GATE_VERDICT_CONCURRENCY).
   const verdictConcurrency = flags.has('verdict-concurrency') ? intFlag(flags, 'verdict-concurrency', 0, 1000) : undefined;
   if (verdictConcurrency !== undefined && verdictConcurrency < 1) throw new Error('--verdict-concurrency must be at least 1');
-  const form = flags.get('form') ?? 'grouped';
-  if (form !== 'grouped' && form !== 'flat') throw new Error(`--form must be grouped or flat, not ${form}`);
-  const flat = form === 'flat';
+  const form = (flags.get('form') ?? 'grouped') as Form;
+  if (!FORMS.includes(form)) throw new Error(`--form must be one of ${FORMS.join(', ')}, not ${form}`);
   const profileFile = flags.get('cpu-profile');
   const profile = profileFile ? new Session() : null;
   profile?.connect();
   log(
-    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${flat ? 'one entry per test case' : 'grouped by suite'}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 12 server)'}`,
+    `load benchmark: ${clientsN} verdict clients x ${identities} identities (${fresh} never seen; ${{ grouped: 'grouped by suite', tests: 'grouped by suite, an object per test', flat: 'one entry per test case' }[form]}) + 1 upload client x ${uploadCases} cases, ${seconds} s; ${rows.toLocaleString('en-US')} presence rows; verdicts at once: ${verdictConcurrency ?? 'the default (4 embedded, 12 server)'}`,
   );
   for (const kind of engines) {
     const stages = new Map<string, number[]>();
@@ -237,7 +244,7 @@ async function main(): Promise<void> {
         clients: clientsN,
         seconds,
         solo,
-        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k, flat)),
+        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k, form)),
         expectedNew: identities - Math.min(identities - fresh, IDENTITIES_PER_PROJECT),
         uploadCases,
       };

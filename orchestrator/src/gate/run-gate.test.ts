@@ -69,9 +69,10 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     const stressCall = r.calls[1]!;
     expect(stressCall).toEqual(['-q', '--continue', '-I', expect.any(String), expect.stringMatching(/^-PstressGate\.manifest=/), expect.stringMatching(/^-PstressGate\.plan=/), 'stressGateStress']);
     // Sent grouped by suite, with no per-test-case list beside it.
-    const verdictBody = r.requests[1]!.body as { testCases?: unknown; suites: { module: string; suite: string; tests: { name: string }[] }[] };
+    const verdictBody = r.requests[1]!.body as { testCases?: unknown; suites: { module: string; suite: string; names: string[]; durationsMs: number[] }[] };
     expect(verdictBody.testCases).toBeUndefined();
-    expect(verdictBody.suites.flatMap((s) => s.tests.map((t) => t.name))).toEqual(['old', 'appliesDiscount', 'clearsCart']); // skipped never posted
+    expect(verdictBody.suites.flatMap((s) => s.names)).toEqual(['old', 'appliesDiscount', 'clearsCart']); // skipped never posted
+    expect(verdictBody.suites.every((s) => s.durationsMs.length === s.names.length)).toBe(true);
     expect(new Set(verdictBody.suites.map((s) => `${s.module} ${s.suite}`)).size).toBe(verdictBody.suites.length);
     const gate = r.requests[2]!.body as Record<string, unknown>;
     expect(gate).toMatchObject({ mode: 'report', outcome: 'failed', candidatesExamined: 2, stressed: 2, blocked: false, wouldHaveBlocked: true, guard: null });

@@ -6,12 +6,12 @@ import { DEFAULT_STRESS_PARAMETERS, type Candidate, type VerdictResponse } from 
 import { testCaseId } from '@stress-gate/verdict-api/identity';
 // The server's own pricing, so the fake prices exactly as the real verdict does.
 import { price } from '../../../verdict-api/src/candidates/pricing.js';
-import { type groupBySuite, type PostedTestCase } from '../../src/verdict/verdict-client.js';
+import { type PostedSuite, type PostedTestCase } from '../../src/verdict/verdict-client.js';
 
 /** The test cases of a verdict request in either form: grouped by suite (the CLI's) or one entry per test case. */
-export function postedTestCases(body: { testCases?: PostedTestCase[]; suites?: ReturnType<typeof groupBySuite> }): PostedTestCase[] {
+export function postedTestCases(body: { testCases?: PostedTestCase[]; suites?: PostedSuite[] }): PostedTestCase[] {
   if (!body.suites) return body.testCases ?? [];
-  return body.suites.flatMap((s) => s.tests.map((t) => ({ module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs })));
+  return body.suites.flatMap((s) => s.names.map((name, k) => ({ module: s.module, suite: s.suite, name, durationMs: s.durationsMs[k]! })));
 }
 
 export interface RecordedRequest {

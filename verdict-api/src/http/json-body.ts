@@ -57,7 +57,8 @@ function checked(body: unknown, countTestCases: boolean): unknown {
     if (Array.isArray(suites)) {
       let n = 0;
       for (const s of suites as unknown[]) {
-        const tests = typeof s === 'object' && s !== null ? (s as { tests?: unknown }).tests : undefined;
+        // One list per suite counts: `tests`, or else `names` (VerdictSuite).
+        const tests = typeof s === 'object' && s !== null ? ((s as { tests?: unknown }).tests ?? (s as { names?: unknown }).names) : undefined;
         if (Array.isArray(tests)) n += tests.length;
       }
       if (n > MAX_IDENTITIES) throw new VerdictApiError('PAYLOAD_TOO_LARGE', `suites: ${n} test cases exceed the limit of ${MAX_IDENTITIES} per request`, 'suites');

@@ -27,7 +27,16 @@ function loose<T extends Record<string, fc.Arbitrary<unknown>>>(model: T): fc.Ar
 }
 
 const verdictCase = loose({ module: text, suite: text, name: text, durationMs: duration });
-const verdictSuite = loose({ module: text, suite: text, tests: mostly(fc.array(loose({ name: text, durationMs: duration }), { maxLength: 4 }), 'no', null, [null], [['a']]) });
+const suiteTests = mostly(fc.array(loose({ name: text, durationMs: duration }), { maxLength: 4 }), 'no', null, [null], [['a']]);
+const suiteNames = mostly(fc.array(text, { maxLength: 4 }), 'no', null, [null]);
+const suiteDurations = mostly(fc.array(duration, { maxLength: 4 }), 'no', null, [null]);
+// Either list of a suite's tests, both, or neither; the names beside durations of the same length usually.
+const verdictSuite = fc.oneof(
+  loose({ module: text, suite: text, tests: suiteTests }),
+  loose({ module: text, suite: text, names: suiteNames, durationsMs: suiteDurations }),
+  fc.tuple(fc.constantFrom(':app', ''), fc.array(fc.tuple(text, duration), { maxLength: 4 })).map(([module, tests]) => ({ module, suite: 'S', names: tests.map((t) => t[0]), durationsMs: tests.map((t) => t[1]) })),
+  loose({ module: text, suite: text, tests: suiteTests, names: suiteNames, durationsMs: suiteDurations }),
+);
 const verdictBody = fc.oneof(
   loose({ runId, mode: fc.constantFrom('report', 'enforce', 'other', undefined), testCases: fc.array(verdictCase, { maxLength: 5 }) }),
   loose({ runId, mode: fc.constantFrom('report', 'enforce', undefined), suites: mostly(fc.array(verdictSuite, { maxLength: 3 }), 'no', null, [null]) }),
@@ -94,6 +103,11 @@ describe('the hand-written checks of the large bodies', () => {
     const grouped = { mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', tests: [{ name: 'computesTotal()', durationMs: 12 }, { name: 'rounds()', durationMs: 3 }] }] };
     expect(fastVerdictRequest(grouped)).toStrictEqual(v.parse(VerdictRequest, grouped));
     expect(fastVerdictRequest(grouped)).not.toBeNull();
+    // The CLI's form and the older one parse to the same lists; only `listed` tells them apart.
+    const sideBySide = { mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', names: ['computesTotal()', 'rounds()'], durationsMs: [12, 3] }] };
+    expect(fastVerdictRequest(sideBySide)).toStrictEqual(v.parse(VerdictRequest, sideBySide));
+    expect(fastVerdictRequest(sideBySide)).toStrictEqual({ mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', listed: 'names', names: ['computesTotal()', 'rounds()'], durationsMs: [12, 3] }] });
+    expect({ ...fastVerdictRequest(grouped)!.suites![0], listed: 'names' }).toStrictEqual(fastVerdictRequest(sideBySide)!.suites![0]);
     expect(fastRunUpload({ runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] })).toStrictEqual(
       v.parse(RunUpload, { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] }),
     );

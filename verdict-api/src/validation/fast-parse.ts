@@ -44,17 +44,27 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
     for (let i = 0; i < suites.length; i++) {
       const s: unknown = suites[i];
       if (!isObject(s)) return null;
-      const { module, suite, tests } = s;
-      if (!isText(module, 1024) || !isText(suite, 4096) || !Array.isArray(tests)) return null;
-      const names: { name: string; durationMs: number }[] = new Array(tests.length);
-      for (let k = 0; k < tests.length; k++) {
-        const t: unknown = tests[k];
-        if (!isObject(t)) return null;
-        const { name, durationMs } = t;
-        if (!isText(name, 4096) || !isDuration(durationMs)) return null;
-        names[k] = { name, durationMs };
+      const { module, suite, tests, names, durationsMs } = s;
+      if (!isText(module, 1024) || !isText(suite, 4096)) return null;
+      if (tests !== undefined) {
+        if (!Array.isArray(tests) || names !== undefined || durationsMs !== undefined) return null;
+        const testNames: string[] = new Array(tests.length);
+        const durations: number[] = new Array(tests.length);
+        for (let k = 0; k < tests.length; k++) {
+          const t: unknown = tests[k];
+          if (!isObject(t)) return null;
+          const { name, durationMs } = t;
+          if (!isText(name, 4096) || !isDuration(durationMs)) return null;
+          testNames[k] = name;
+          durations[k] = durationMs;
+        }
+        out[i] = { module, suite, listed: 'tests', names: testNames, durationsMs: durations };
+      } else {
+        // The lists are the output as they are: checked, not copied.
+        if (!Array.isArray(names) || !Array.isArray(durationsMs) || names.length !== durationsMs.length) return null;
+        for (let k = 0; k < names.length; k++) if (!isText(names[k], 4096) || !isDuration(durationsMs[k])) return null;
+        out[i] = { module, suite, listed: 'names', names: names as string[], durationsMs: durationsMs as number[] };
       }
-      out[i] = { module, suite, tests: names };
     }
     parsed.suites = out;
   } else if ('suites' in input) parsed.suites = undefined;

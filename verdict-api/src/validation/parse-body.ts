@@ -39,7 +39,7 @@ export function parseVerdictRequest(input: unknown): ParsedVerdictRequest {
   }
   if (suites) {
     let n = 0;
-    for (const s of suites) n += s.tests.length;
+    for (const s of suites) n += s.names.length;
     if (n > MAX_IDENTITIES) throw new VerdictApiError('PAYLOAD_TOO_LARGE', `suites: ${n} test cases exceed the limit of ${MAX_IDENTITIES} per request`, 'suites');
   }
   return request;

@@ -24,8 +24,9 @@ const flat = (names: string[]) => ({ testCases: names.map((name) => ({ module: '
 describe('verdict: a repeated identity', () => {
   it('is refused in either form, naming both places, and a later request may post it again', () => {
     expect(refusal(flat(['a', 'b', 'a']))).toMatch(/^testCases\[2\]: duplicate identity of testCases\[0\]/);
-    const suites = { suites: [{ module: ':app', suite: 'S', tests: [{ name: 'a', durationMs: 1 }] }, { module: ':app', suite: 'S', tests: [{ name: 'a', durationMs: 1 }] }] };
-    expect(refusal(suites)).toMatch(/^suites\[1\]\.tests\[0\]: duplicate identity of suites\[0\]\.tests\[0\]/);
+    const suite = (listed: 'tests' | 'names', names: string[]) => ({ module: ':app', suite: 'S', listed, names, durationsMs: names.map(() => 1) });
+    expect(refusal({ suites: [suite('tests', ['a']), suite('tests', ['b', 'a'])] })).toMatch(/^suites\[1\]\.tests\[1\]: duplicate identity of suites\[0\]\.tests\[0\]/);
+    expect(refusal({ suites: [suite('names', ['a']), suite('names', ['b', 'a'])] })).toMatch(/^suites\[1\]\.names\[1\]: duplicate identity of suites\[0\]\.names\[0\]/);
     // Posted again by the next request, not repeated within it: it gets as far as the (absent) database.
     expect(refusal(flat(['a', 'b']))).not.toContain('duplicate');
   });

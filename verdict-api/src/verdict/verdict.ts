@@ -52,15 +52,15 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
     );
   }
   let n = 0;
-  for (const s of suites) n += s.tests.length;
+  for (const s of suites) n += s.names.length;
   const ids: RememberedId[] = new Array(n);
   const suiteAt = new Int32Array(n);
   const testAt = new Int32Array(n);
   let i = 0;
   suites.forEach((s, g) => {
     const idOf = suiteIds(projectId, s.module, s.suite);
-    for (let k = 0; k < s.tests.length; k++, i++) {
-      ids[i] = mark(idOf(s.tests[k]!.name));
+    for (let k = 0; k < s.names.length; k++, i++) {
+      ids[i] = mark(idOf(s.names[k]!));
       suiteAt[i] = g;
       testAt[i] = k;
     }
@@ -69,10 +69,9 @@ function postedIds(projectId: string, request: ParsedVerdictRequest): PostedIds 
     ids,
     (j) => {
       const s = suites[suiteAt[j]!]!;
-      const t = s.tests[testAt[j]!]!;
-      return { module: s.module, suite: s.suite, name: t.name, durationMs: t.durationMs };
+      return { module: s.module, suite: s.suite, name: s.names[testAt[j]!]!, durationMs: s.durationsMs[testAt[j]!]! };
     },
-    (j) => `suites[${suiteAt[j]}].tests[${testAt[j]}]`,
+    (j) => `suites[${suiteAt[j]}].${suites[suiteAt[j]!]!.listed}[${testAt[j]}]`,
   );
 }
 

@@ -124,11 +124,14 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
       { module: ':lib', suite: 'com.example.B', tests: [{ name: 'known', durationMs: 7 }, { name: 'also added', durationMs: 3 }] },
       { module: ':app', suite: 'com.example.B', tests: [{ name: 'known', durationMs: 9 }] },
     ];
+    // What the CLI sends: the names with their durations beside them.
+    const sideBySide = suites.map((s) => ({ module: s.module, suite: s.suite, names: s.tests.map((x) => x.name), durationsMs: s.tests.map((x) => x.durationMs) }));
     const a = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { runId: 'mr-1', mode: 'report', testCases: flat });
     const b = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { runId: 'mr-1', mode: 'report', suites });
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
+    const c = await call('POST', `/api/v1/projects/${p.handle}/verdict`, p.token, { runId: 'mr-1', mode: 'report', suites: sideBySide });
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
     expect(b.body).toEqual(a.body);
+    expect(c.body).toEqual(a.body);
     expect(b.body!.posted).toBe(5);
     expect(b.body!.candidates.map((c: any) => [c.module, c.suite, c.name, c.durationMs])).toEqual([
       [':app', 'com.example.A', 'added', 40_000],
@@ -157,6 +160,26 @@ describe.each(ENGINES)('verdict on %s ClickHouse', (kind) => {
     const tooMany = await post({ suites: many });
     expect(tooMany.status).toBe(413);
     expect(tooMany.body!.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'suites' });
+
+    // The names with their durations beside them (the CLI's form): the same refusals, naming its fields.
+    const side = (name: string, names: string[], durationsMs = names.map(() => 1)) => ({ module: ':app', suite: name, names, durationsMs });
+    const sideRepeated = await post({ suites: [side('S', ['a', 'b']), suite('T', ['a']), side('S', ['c', 'b'])] });
+    expect([sideRepeated.status, sideRepeated.body!.error.field]).toEqual([400, 'suites[2].names[1]']);
+    expect(sideRepeated.body!.error.message).toContain('duplicate identity of suites[0].names[1]');
+    const uneven = await post({ suites: [side('S', ['a']), side('T', ['a', 'b'], [1])] });
+    expect([uneven.status, uneven.body!.error.field]).toEqual([400, 'suites[1]']);
+    expect(uneven.body!.error.message).toContain('names with durationsMs of the same length');
+    const twoLists = await post({ suites: [{ ...side('S', ['a']), tests: [{ name: 'a', durationMs: 1 }] }] });
+    expect([twoLists.status, twoLists.body!.error.field]).toEqual([400, 'suites[0]']);
+    const sideBadName = await post({ suites: [side('S', ['a', ''])] });
+    expect([sideBadName.status, sideBadName.body!.error.field]).toEqual([400, 'suites[0].names[1]']);
+    const sideBadDuration = await post({ suites: [side('S', ['a'], [-1])] });
+    expect([sideBadDuration.status, sideBadDuration.body!.error.field]).toEqual([400, 'suites[0].durationsMs[0]']);
+    const sideMany = Array.from({ length: 100 }, (_, i) => side(`S${i}`, Array.from({ length: 1_000 }, (_, k) => `t${k}`)));
+    sideMany[99]!.names.push('one-more');
+    sideMany[99]!.durationsMs.push(1);
+    const sideTooMany = await post({ suites: sideMany });
+    expect([sideTooMany.status, sideTooMany.body!.error.field]).toEqual([413, 'suites']);
   });
 
   it('fires the premise guard when the project has no default branch', async () => {
