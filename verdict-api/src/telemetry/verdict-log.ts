@@ -136,7 +136,9 @@ export function batchedVerdictLog(db: Database, log: Logger, intervalMs = 1000, 
       current = new EncodedBatch();
     }
     if (sealed.length === 0) return;
+    // Taken out while written (flush waits for `writing`, so nothing else touches `sealed`); put back if refused.
     const batch = sealed;
+    sealed = [];
     writing = (async () => {
       try {
         const candidates = batch.flatMap((b) => (b.candidates ? [b.candidates] : []));
@@ -146,8 +148,8 @@ export function batchedVerdictLog(db: Database, log: Logger, intervalMs = 1000, 
         }
         // Rows of a key written twice (a retry after the insert failed half way) are one row to FINAL.
         await db.engine.insert(db.t('verdict_log'), TsvRows.concat(batch[0]!.logs.columns, batch.map((b) => b.logs)));
-        sealed = sealed.filter((b) => !batch.includes(b));
       } catch (error) {
+        sealed = batch;
         let over = pending() - maxPending;
         if (over > 0) {
           let gone = 0;
