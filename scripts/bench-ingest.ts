@@ -24,7 +24,7 @@ import {
   parseOptions,
   summarize,
 } from './bench-common.js';
-import { hostCheckMs, withServiceNodeFlags } from './bench-util.js';
+import { hostChecks, withServiceNodeFlags } from './bench-util.js';
 
 withServiceNodeFlags();
 const { engines, rows, flags } = parseOptions(process.argv.slice(2), { rows: 10_000_000 });
@@ -130,7 +130,7 @@ async function run(kind: EngineKind): Promise<void> {
   log(`\n== ${kind} ==`);
   const t = performance.now();
   const b = await openBench(kind);
-  log(`  started engine + API on ${b.api.url} in ${ms(performance.now() - t)}; host check ${ms(hostCheckMs())} of CPU for a fixed piece of work (lower is faster)`);
+  log(`  started engine + API on ${b.api.url} in ${ms(performance.now() - t)}; ${hostChecks()}`);
   try {
     if (rows > 0) {
       const fill = await fillPresence(b, rows);

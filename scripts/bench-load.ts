@@ -28,7 +28,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { hostCheckMs, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
+import { hostChecks, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     const b = await openBench(kind, { wrap: profiler(stages), ...(verdictConcurrency ? { verdictConcurrency } : {}) });
     try {
       const fill = await fillPresence(b, rows);
-      log(`${kind}: presence filled in ${(fill.total / 1000).toFixed(1)} s; host check ${ms(hostCheckMs())} of CPU for a fixed piece of work (lower is faster)`);
+      log(`${kind}: presence filled in ${(fill.total / 1000).toFixed(1)} s; ${hostChecks()}`);
       const plan: Plan = {
         url: b.api.url,
         handle: b.project.handle,

@@ -2,7 +2,9 @@
 // benchmark's client worker imports only this module, so chDB's native addon is never loaded in a
 // thread that is terminated (its teardown there hung the main thread's next chDB call for minutes).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Agent, request } from 'node:http';
 import type { EngineKind } from '../verdict-api/dist/storage/engine.js';
 import type { Identity } from '../verdict-api/dist/identity/test-case-id.js';
@@ -179,4 +181,36 @@ console.log(tries.sort((a, b) => a - b)[2]);`;
 export function hostCheckMs(): number {
   const check = spawnSync(process.execPath, ['-e', HOST_CHECK], { encoding: 'utf8' });
   return check.status === 0 ? Number(check.stdout.trim()) : Number.NaN;
+}
+
+/**
+ * What creating a file costs on the file system the benchmarks' databases live in (tmpdir(), so
+ * TMPDIR moves both), written the way ClickHouse writes a part: a directory, 30 files of 2 KiB in
+ * it, then a rename. The CPU per file, in µs. ClickHouse 18.16 writes two files per column and a
+ * few more for every part an insert or a merge makes, so where a file costs the kernel a tenth of
+ * a millisecond or more, inserts and merges take several times what they take elsewhere. On this
+ * sandbox's ext4 the cost moved between 100 and 1,000 µs within an hour (highest just after a
+ * benchmark deleted a database's folder), against 15-20 µs on tmpfs.
+ */
+export function fileCreationUs(parts = 10, filesPerPart = 30): number {
+  const dir = mkdtempSync(join(tmpdir(), 'stress-gate-file-check-'));
+  try {
+    const body = Buffer.alloc(2048, 120);
+    const c = process.cpuUsage();
+    for (let p = 0; p < parts; p++) {
+      const part = join(dir, `tmp_${p}`);
+      mkdirSync(part);
+      for (let i = 0; i < filesPerPart; i++) writeFileSync(join(part, `${i}.bin`), body);
+      renameSync(part, join(dir, `part_${p}`));
+    }
+    const used = process.cpuUsage(c);
+    return (used.user + used.system) / (parts * filesPerPart);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The two checks of the host, printed at the start of a benchmark's run. */
+export function hostChecks(): string {
+  return `host check ${ms(hostCheckMs())} of CPU for a fixed piece of work, creating a file ${Math.round(fileCreationUs())} µs of CPU in ${tmpdir()} (a part's way) (lower is faster)`;
 }
