@@ -28,7 +28,7 @@ import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { hostChecks, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
+import { fileCreationUs, hostChecks, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
 
 interface Plan {
   url: string;
@@ -303,6 +303,8 @@ async function main(): Promise<void> {
       );
       const met = rate >= TARGET_RATE && lat.p99 < TARGET_P99 && l.verdicts.length > 0 && !Object.keys(l.verdictErrors).length && !Object.keys(l.uploadErrors).length && !l.wrongAnswers && loadRate >= soloRate / 2;
       log(`  target >= ${TARGET_RATE} verdicts/s, p99 < ${TARGET_P99} ms, 0 errors, uploads >= 50% of alone: ${met ? 'MET' : 'MISSED'}`);
+      // The inserts' cost moves with the file system's (bench-util's fileCreationUs): measured again after the load.
+      log(`  creating a file after the load: ${Math.round(fileCreationUs())} µs of CPU (at the start: see the host check)`);
       const wall = loadStarted ? performance.now() - loadStarted : seconds * 1000;
       log(
         `  CPU under load (all threads, this process${kind === 'server' ? ', clickhouse-server not included' : ''}): ${(cpuMs / wall).toFixed(2)} cores, ` +
