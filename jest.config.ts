@@ -3,6 +3,9 @@ import type { Config } from 'jest';
 // ESM throughout: ts-jest compiles each file as an ES module and jest runs under
 // `node --experimental-vm-modules` (see the root package.json scripts).
 const shared = {
+  // Not under the temp folder: scripts/run-jest.mjs gives every run a fresh one, and ts-jest's
+  // compiled files are worth keeping between runs.
+  cacheDirectory: '<rootDir>/../node_modules/.cache/jest',
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
