@@ -12,7 +12,12 @@
 // The clients run in a worker thread, so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
 //     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|tests|flat] [--cpu-profile FILE]
-//     [--verdict-concurrency N]
+//     [--verdict-concurrency N] [--fault-at S [--fault-seconds 10]]
+// --fault-at S (clickhouse-server only): S seconds into the load, clickhouse-server is stopped for
+// --fault-seconds and started again. The upload client then posts a refused upload again (the same
+// run) until it is acknowledged, as the CLI does. Prints what the requests in the gap got, how long
+// the service took to answer again, and, counted in the raw rows, that every acknowledged upload
+// is stored exactly once.
 // --form: grouped by suite with names and durations side by side (the CLI, the default); tests, grouped
 // with an object per test (older CLIs); flat, one entry per test case (older clients).
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
@@ -26,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { groupBySuite } from '../orchestrator/dist/verdict/verdict-client.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
+import type { Bench } from './bench-common.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
 // Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
 import { fileCreationUs, hostChecks, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
@@ -40,6 +46,8 @@ interface Plan {
   verdictBodies: string[];
   expectedNew: number;
   uploadCases: number;
+  /** Fault mode: refused uploads are posted again, and every request's end and status is kept. */
+  fault: boolean;
 }
 
 interface PhaseResult {
@@ -50,7 +58,14 @@ interface PhaseResult {
   uploadErrors: Record<string, number>;
   uploadLatencies: number[];
   wrongAnswers: number;
+  /** Fault mode: per request [start, end (Date.now()), 0 verdict | 1 upload, HTTP status or 0 for no answer]. */
+  events: Event[];
+  /** Fault mode: the run ids of the acknowledged uploads, and of those acknowledged after a refusal. */
+  acknowledged: string[];
+  retried: string[];
 }
+
+type Event = [start: number, end: number, kind: number, status: number];
 
 const TARGET_RATE = 250;
 const FORMS = ['grouped', 'tests', 'flat'] as const;
@@ -72,13 +87,16 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
   const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
 
   async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {
-    const result: PhaseResult = { seconds, verdicts: [], verdictErrors: {}, uploads: 0, uploadErrors: {}, uploadLatencies: [], wrongAnswers: 0 };
+    const result: PhaseResult = { seconds, verdicts: [], verdictErrors: {}, uploads: 0, uploadErrors: {}, uploadLatencies: [], wrongAnswers: 0, events: [], acknowledged: [], retried: [] };
+    const event = (start: number, kind: number, status: number) => void (plan.fault && result.events.push([start, Date.now(), kind, status]));
     const end = performance.now() + seconds * 1000;
     const verdictLoop = async (c: number) => {
       for (let k = c; performance.now() < end; k += verdictClients) {
         const t = performance.now();
+        const started = Date.now();
         try {
           const { status, text } = await post('verdict', verdictBodies[k % verdictBodies.length]!);
+          event(started, 0, status);
           if (status !== 200) count(result.verdictErrors, `HTTP ${status}`);
           else {
             result.verdicts.push(performance.now() - t);
@@ -86,23 +104,36 @@ async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResu
             if ((JSON.parse(text) as { candidates: unknown[] }).candidates.length !== plan.expectedNew) result.wrongAnswers++;
           }
         } catch (error) {
+          event(started, 0, 0);
           count(result.verdictErrors, (error as Error).message);
         }
       }
     };
     const uploadLoop = async () => {
       while (performance.now() < end) {
-        const body = Buffer.from(loadUploadBody(`load-${process.pid}-${uploadSeq}`, uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
-        const t = performance.now();
-        try {
-          const { status } = await post('runs', body);
-          if (status !== 201) count(result.uploadErrors, `HTTP ${status}`);
-          else {
+        const runId = `load-${process.pid}-${uploadSeq}`;
+        const body = Buffer.from(loadUploadBody(runId, uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
+        // In fault mode a refused upload is posted again until acknowledged, as the CLI retries.
+        for (let attempt = 0; performance.now() < end || attempt === 0; attempt++) {
+          const t = performance.now();
+          const started = Date.now();
+          let status = 0;
+          try {
+            status = (await post('runs', body)).status;
+            if (status !== 201) count(result.uploadErrors, `HTTP ${status}`);
+          } catch (error) {
+            count(result.uploadErrors, (error as Error).message);
+          }
+          event(started, 1, status);
+          if (status === 201) {
             result.uploads++;
             result.uploadLatencies.push(performance.now() - t);
+            if (plan.fault) result.acknowledged.push(runId);
+            if (plan.fault && attempt > 0) result.retried.push(runId);
+            break;
           }
-        } catch (error) {
-          count(result.uploadErrors, (error as Error).message);
+          if (!plan.fault) break;
+          await new Promise((r) => setTimeout(r, 200));
         }
       }
     };
@@ -225,6 +256,11 @@ async function main(): Promise<void> {
   if (verdictConcurrency !== undefined && verdictConcurrency < 1) throw new Error('--verdict-concurrency must be at least 1');
   const form = (flags.get('form') ?? 'grouped') as Form;
   if (!FORMS.includes(form)) throw new Error(`--form must be one of ${FORMS.join(', ')}, not ${form}`);
+  const faultAt = flags.has('fault-at') ? intFlag(flags, 'fault-at', 0, 3600) : undefined;
+  const faultSeconds = intFlag(flags, 'fault-seconds', 10, 600);
+  if (faultAt !== undefined && (engines.includes('embedded') || faultAt + faultSeconds >= seconds)) {
+    throw new Error('--fault-at needs --engine server, and the fault must end before the load does (--fault-at + --fault-seconds < --seconds)');
+  }
   const profileFile = flags.get('cpu-profile');
   const profile = profileFile ? new Session() : null;
   profile?.connect();
@@ -247,6 +283,7 @@ async function main(): Promise<void> {
         verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k, form)),
         expectedNew: identities - Math.min(identities - fresh, IDENTITIES_PER_PROJECT),
         uploadCases,
+        fault: faultAt !== undefined,
       };
       const worker = new Worker(fileURLToPath(import.meta.url), { workerData: plan });
       let loadStarted = 0;
@@ -264,6 +301,7 @@ async function main(): Promise<void> {
         for (const e of list.getEntries()) ((((e as { detail?: { kind?: number } }).detail)?.kind ?? 0) === perfConstants.NODE_PERFORMANCE_GC_MAJOR ? gcs.major : gcs.minor).push(e.duration);
       });
       gcWatch.observe({ entryTypes: ['gc'] });
+      let fault: Promise<{ stopped: number; started: number }> | null = null;
       const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
         worker.on('message', (m: { phase?: string }) => {
           if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
@@ -274,6 +312,7 @@ async function main(): Promise<void> {
           shares0 = shares();
           loopDelay.enable();
           loadStarted = performance.now();
+          if (faultAt !== undefined) fault = injectFault(b, faultAt, faultSeconds);
           if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
         });
         worker.once('error', reject);
@@ -301,6 +340,10 @@ async function main(): Promise<void> {
       log(
         `                  uploads ${l.uploads} = ${Math.round(loadRate).toLocaleString('en-US')} cases/s (${((100 * loadRate) / Math.max(1, soloRate)).toFixed(0)}% of alone), ${errors(l.uploadErrors)}`,
       );
+      if (fault) {
+        await reportFault(b, await fault, s, l, uploadCases);
+        continue;
+      }
       const met = rate >= TARGET_RATE && lat.p99 < TARGET_P99 && l.verdicts.length > 0 && !Object.keys(l.verdictErrors).length && !Object.keys(l.uploadErrors).length && !l.wrongAnswers && loadRate >= soloRate / 2;
       log(`  target >= ${TARGET_RATE} verdicts/s, p99 < ${TARGET_P99} ms, 0 errors, uploads >= 50% of alone: ${met ? 'MET' : 'MISSED'}`);
       // The inserts' cost moves with the file system's (bench-util's fileCreationUs): measured again after the load.
@@ -339,6 +382,68 @@ async function main(): Promise<void> {
       await b.close();
     }
   }
+}
+
+/** Stops clickhouse-server `at` seconds from now for `seconds`, then starts it again on the same port and data; when, as Date.now(). */
+async function injectFault(b: Bench, at: number, seconds: number): Promise<{ stopped: number; started: number }> {
+  await new Promise((r) => setTimeout(r, at * 1000));
+  const stopping = Date.now();
+  await b.chServer!.stop();
+  const stopped = Date.now();
+  log(`  fault: clickhouse-server stopped ${at} s into the load (its shutdown took ${stopped - stopping} ms)`);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  await b.chServer!.start();
+  const started = Date.now();
+  log(`  fault: clickhouse-server answering again after ${((started - stopped) / 1000).toFixed(1)} s`);
+  return { stopped, started };
+}
+
+/**
+ * What the requests got around the gap, how soon the service answered again, and every
+ * acknowledged upload's raw rows (no FINAL, no DISTINCT: a doubled write would show).
+ */
+async function reportFault(b: Bench, gap: { stopped: number; started: number }, solo: PhaseResult, load: PhaseResult, cases: number): Promise<void> {
+  const statuses = (events: Event[]) => {
+    const by = new Map<number, number>();
+    for (const e of events) by.set(e[3], (by.get(e[3]) ?? 0) + 1);
+    return [...by].sort((x, y) => x[0] - y[0]).map(([status, n]) => `${n} × ${status || 'no answer'}`).join(', ') || 'none';
+  };
+  const good = (e: Event) => e[3] === (e[2] === 0 ? 200 : 201);
+  const ofKind = (kind: number) => load.events.filter((e) => e[2] === kind);
+  // In the gap: the requests that started once clickhouse-server was down and ended before it was back.
+  const during = (kind: number) => ofKind(kind).filter(([start, end]) => start >= gap.stopped && end <= gap.started);
+  // Overlapping the shutdown or the restart: either answer is right.
+  const edges = load.events.filter(([start, end]) => !(start >= gap.stopped && end <= gap.started) && end > gap.stopped && start <= gap.started);
+  const okAfter = (kind: number) => ofKind(kind).find((e) => e[0] > gap.started && good(e));
+  // From the first good answer of each kind that started after the restart, anything else is a failure to recover.
+  const settled = Math.max(okAfter(0)?.[0] ?? Infinity, okAfter(1)?.[0] ?? Infinity);
+  const after = load.events.filter(([start]) => start >= settled);
+  const badAfter = after.filter((e) => !good(e));
+  const before = load.events.filter(([, end]) => end <= gap.stopped);
+  log(`  before the gap:  verdicts ${statuses(before.filter((e) => e[2] === 0))}; uploads ${statuses(before.filter((e) => e[2] === 1))} (the shutdown included)`);
+  log(`  in the gap:      verdicts ${statuses(during(0))}; uploads ${statuses(during(1))}`);
+  log(`  across its ends: ${statuses(edges)}`);
+  const since = (e: Event | undefined) => (e ? `${e[1] - gap.started} ms` : 'NEVER');
+  log(`  answered again:  first verdict 200 ${since(okAfter(0))} after the restart, first upload 201 ${since(okAfter(1))}`);
+  log(`  after that:      ${after.length} requests, ${badAfter.length ? `${statuses(badAfter)} NOT ANSWERED WELL` : 'all answered 200 / 201'}`);
+  const acknowledged = [...solo.acknowledged, ...load.acknowledged];
+  const { sql, uuid } = await import('../verdict-api/dist/sql/bind.js');
+  const rows = async (table: 'test_runs' | 'test_case_runs') => {
+    const r = await b.bulk.query<{ run_id: string; n: unknown }>(sql`
+      SELECT run_id, count() AS n FROM ${b.db.t(table)} WHERE project_id = ${uuid(b.project.projectId)} GROUP BY run_id`);
+    return new Map(r.map((x) => [x.run_id, Number(x.n)]));
+  };
+  const [runs, caseRuns] = [await rows('test_runs'), await rows('test_case_runs')];
+  const wrong = acknowledged.filter((id) => runs.get(id) !== 1 || caseRuns.get(id) !== cases);
+  const doubled = acknowledged.filter((id) => (runs.get(id) ?? 0) > 1 || (caseRuns.get(id) ?? 0) > cases);
+  log(
+    `  stored:          ${acknowledged.length} acknowledged uploads (${load.retried.length} of them after a refusal): ` +
+      `${acknowledged.length - wrong.length} with exactly 1 run row and ${cases} test case rows, ${doubled.length} doubled, ${wrong.length - doubled.length} short` +
+      (wrong.length ? ` (${wrong.slice(0, 3).map((id) => `${id}: ${runs.get(id) ?? 0} / ${caseRuns.get(id) ?? 0}`).join(', ')})` : ''),
+  );
+  const gapOnly503 = [...during(0), ...during(1)].every((e) => e[3] === 503) && during(0).length > 0 && during(1).length > 0;
+  const met = gapOnly503 && Number.isFinite(settled) && badAfter.length === 0 && wrong.length === 0 && load.retried.length > 0;
+  log(`  fault: 503 in the gap, answering again by itself, every acknowledged upload stored once, refused ones retried: ${met ? 'MET' : 'MISSED'}`);
 }
 
 if (isMainThread) {
