@@ -189,8 +189,8 @@ export function hostCheckMs(): number {
  * it, then a rename. The CPU per file, in µs. ClickHouse 18.16 writes two files per column and a
  * few more for every part an insert or a merge makes, so where a file costs the kernel a tenth of
  * a millisecond or more, inserts and merges take several times what they take elsewhere. On this
- * sandbox's ext4 the cost moved between 100 and 1,000 µs within an hour (highest just after a
- * benchmark deleted a database's folder), against 15-20 µs on tmpfs.
+ * sandbox's ext4 the cost moved between 100 and 1,400 µs within an hour (highest just after a
+ * benchmark deleted a database's folder), against 15-30 µs on tmpfs.
  */
 export function fileCreationUs(parts = 10, filesPerPart = 30): number {
   const dir = mkdtempSync(join(tmpdir(), 'stress-gate-file-check-'));

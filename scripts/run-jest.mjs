@@ -1,7 +1,7 @@
 // Runs jest (the README's `npm test`, and test:unit / test:integration) with a temp folder of
 // its own under the system's (TMPDIR moves it): removed when every test passed, kept with its
 // path printed when one failed. Before it, every run left about 90 MB of folders behind
-// (fake Gradle projects, Maven stress passes, JUnit XML, a ClickHouse server's data).
+// (fake Gradle projects, Maven stress passes, JUnit XML files and more).
 // Arguments are passed to jest as they are.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
