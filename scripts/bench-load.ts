@@ -384,25 +384,34 @@ async function main(): Promise<void> {
   }
 }
 
+/** When clickhouse-server was asked to stop, had exited, was started again and answered its ping again (Date.now()). */
+interface Gap {
+  stopping: number;
+  stopped: number;
+  restarting: number;
+  started: number;
+}
+
 /** Stops clickhouse-server `at` seconds from now for `seconds`, then starts it again on the same port and data; when, as Date.now(). */
-async function injectFault(b: Bench, at: number, seconds: number): Promise<{ stopped: number; started: number }> {
+async function injectFault(b: Bench, at: number, seconds: number): Promise<Gap> {
   await new Promise((r) => setTimeout(r, at * 1000));
   const stopping = Date.now();
   await b.chServer!.stop();
   const stopped = Date.now();
   log(`  fault: clickhouse-server stopped ${at} s into the load (its shutdown took ${stopped - stopping} ms)`);
   await new Promise((r) => setTimeout(r, seconds * 1000));
+  const restarting = Date.now();
   await b.chServer!.start();
   const started = Date.now();
-  log(`  fault: clickhouse-server answering again after ${((started - stopped) / 1000).toFixed(1)} s`);
-  return { stopped, started };
+  log(`  fault: clickhouse-server answering again after ${((started - stopped) / 1000).toFixed(1)} s (its start took ${started - restarting} ms)`);
+  return { stopping, stopped, restarting, started };
 }
 
 /**
  * What the requests got around the gap, how soon the service answered again, and every
  * acknowledged upload's raw rows (no FINAL, no DISTINCT: a doubled write would show).
  */
-async function reportFault(b: Bench, gap: { stopped: number; started: number }, solo: PhaseResult, load: PhaseResult, cases: number): Promise<void> {
+async function reportFault(b: Bench, gap: Gap, solo: PhaseResult, load: PhaseResult, cases: number): Promise<void> {
   const statuses = (events: Event[]) => {
     const by = new Map<number, number>();
     for (const e of events) by.set(e[3], (by.get(e[3]) ?? 0) + 1);
@@ -410,19 +419,21 @@ async function reportFault(b: Bench, gap: { stopped: number; started: number }, 
   };
   const good = (e: Event) => e[3] === (e[2] === 0 ? 200 : 201);
   const ofKind = (kind: number) => load.events.filter((e) => e[2] === kind);
-  // In the gap: the requests that started once clickhouse-server was down and ended before it was back.
-  const during = (kind: number) => ofKind(kind).filter(([start, end]) => start >= gap.stopped && end <= gap.started);
-  // Overlapping the shutdown or the restart: either answer is right.
-  const edges = load.events.filter(([start, end]) => !(start >= gap.stopped && end <= gap.started) && end > gap.stopped && start <= gap.started);
+  // In the gap: the requests that started once clickhouse-server had exited and ended before the
+  // new one was spawned. Its start is not in it: the new server may answer before its first ping does.
+  const inGap = ([start, end]: Event) => start >= gap.stopped && end <= gap.restarting;
+  const during = (kind: number) => ofKind(kind).filter(inGap);
+  // Overlapping the shutdown, the gap's ends or the start: either answer is right.
+  const edges = load.events.filter((e) => !inGap(e) && e[1] > gap.stopping && e[0] <= gap.started);
   const okAfter = (kind: number) => ofKind(kind).find((e) => e[0] > gap.started && good(e));
   // From the first good answer of each kind that started after the restart, anything else is a failure to recover.
   const settled = Math.max(okAfter(0)?.[0] ?? Infinity, okAfter(1)?.[0] ?? Infinity);
   const after = load.events.filter(([start]) => start >= settled);
   const badAfter = after.filter((e) => !good(e));
-  const before = load.events.filter(([, end]) => end <= gap.stopped);
-  log(`  before the gap:  verdicts ${statuses(before.filter((e) => e[2] === 0))}; uploads ${statuses(before.filter((e) => e[2] === 1))} (the shutdown included)`);
+  const before = load.events.filter(([, end]) => end <= gap.stopping);
+  log(`  before the gap:  verdicts ${statuses(before.filter((e) => e[2] === 0))}; uploads ${statuses(before.filter((e) => e[2] === 1))}`);
   log(`  in the gap:      verdicts ${statuses(during(0))}; uploads ${statuses(during(1))}`);
-  log(`  across its ends: ${statuses(edges)}`);
+  log(`  across the shutdown, the gap's ends and the start: ${statuses(edges)}`);
   const since = (e: Event | undefined) => (e ? `${e[1] - gap.started} ms` : 'NEVER');
   log(`  answered again:  first verdict 200 ${since(okAfter(0))} after the restart, first upload 201 ${since(okAfter(1))}`);
   log(`  after that:      ${after.length} requests, ${badAfter.length ? `${statuses(badAfter)} NOT ANSWERED WELL` : 'all answered 200 / 201'}`);
