@@ -11,6 +11,9 @@ import { runMavenStressPass, type JvmLauncher } from './maven-stress-pass.js';
 const S = 'com.shop.CheckoutTest';
 const fork = { javaHome: '/jdk', userDir: '/m', basedir: '/m', testClassPath: '', launcherJar: '', inputArguments: [], systemProperties: {}, environment: {}, configurationParameters: {} } as ForkConfig;
 
+/** Resolves once `stop` is aborted, at once if it already is (an abort event is not replayed to a later listener). */
+const aborted = (stop: AbortSignal) => new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+
 /** A fake JVM: on `go`, reads the request's selected IDs and writes what `behave` says for each. */
 function fakeJvm(behave: (id: string, k: number) => 'success' | 'failure' | 'exit' | 'hang' | 'missing'): { launch: JvmLauncher; jvms: string[][]; discarded: () => number } {
   const jvms: string[][] = [];
@@ -21,7 +24,7 @@ function fakeJvm(behave: (id: string, k: number) => 'success' | 'failure' | 'exi
     const done = (async () => {
       const lines = (await readFile(cmd.args[cmd.args.length - 1]!, 'utf8')).trim().split('\n');
       expect(lines[0]).toBe('wait');
-      if (!(await Promise.race([told, new Promise<boolean>((r) => stop.addEventListener('abort', () => r(false), { once: true }))]))) {
+      if (!(await Promise.race([told, aborted(stop).then(() => false)]))) {
         discarded++;
         return { exitCode: stop.aborted ? null : 0, killed: stop.aborted };
       }
@@ -41,7 +44,9 @@ function fakeJvm(behave: (id: string, k: number) => 'success' | 'failure' | 'exi
         }
         if (b === 'hang') {
           await writeFile(out, text);
-          await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
+          // The abort may come while the file is written (behave schedules it 10 ms ahead): a
+          // listener added after it would wait for ever.
+          await aborted(stop);
           return { exitCode: null, killed: true };
         }
         text += `${JSON.stringify({ event: 'finished', ...t, result: b === 'success' ? 'SUCCESS' : 'FAILURE', durationMs: 2 })}\n`;
