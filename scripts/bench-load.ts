@@ -301,7 +301,8 @@ async function main(): Promise<void> {
         for (const e of list.getEntries()) ((((e as { detail?: { kind?: number } }).detail)?.kind ?? 0) === perfConstants.NODE_PERFORMANCE_GC_MAJOR ? gcs.major : gcs.minor).push(e.duration);
       });
       gcWatch.observe({ entryTypes: ['gc'] });
-      let fault: Promise<{ stopped: number; started: number }> | null = null;
+      // Set in the worker's message handler: declared with a cast so that TypeScript does not narrow it to null here.
+      let fault = null as Promise<Gap> | null;
       const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
         worker.on('message', (m: { phase?: string }) => {
           if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
