@@ -4,9 +4,10 @@ APT_PACKAGES := clickhouse-server gradle maven openjdk-17-jdk-headless junit4 ch
 PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
 # The copy the CLI's npm package carries (and finds at run time), beside its init-script template.
 PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
-# The JUnit Platform listener and runner of Maven builds, built by Maven (versions pinned in its pom;
-# the first build downloads them from Maven Central into ~/.m2). The CLI's package carries it as is.
-RUNNER_JAR := orchestrator/junit-platform-runner/target/stress-gate-junit-platform-runner.jar
+# The JVM runner of both build tools (the stress runner with its JUnit 4, JUnit Platform and TestNG
+# kinds, the JUnit Platform listener, and Maven's fork agent), built by Maven (versions pinned in its
+# pom; the first build downloads them from Maven Central into ~/.m2). The CLI's package carries both jars.
+RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 
 .PHONY: demo test install apt node plugin bench clean
 
@@ -38,8 +39,8 @@ node:
 
 plugin: $(PACKAGED_JAR) $(RUNNER_JAR)
 
-$(RUNNER_JAR): $(shell find orchestrator/junit-platform-runner/src -type f) orchestrator/junit-platform-runner/pom.xml
-	cd orchestrator/junit-platform-runner && mvn -B -q package
+$(RUNNER_JAR): $(shell find orchestrator/jvm-runner/src -type f) orchestrator/jvm-runner/pom.xml
+	cd orchestrator/jvm-runner && mvn -B -q package
 
 $(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradle
 	cd gradle-plugin && gradle --offline --quiet jar
@@ -56,4 +57,4 @@ bench: install
 	npm run bench:maven
 
 clean:
-	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin orchestrator/junit-platform-runner/target verdict-api/migrations
+	rm -rf node_modules */dist gradle-plugin/build .data orchestrator/vendor orchestrator/gradle-plugin orchestrator/jvm-runner/target verdict-api/migrations

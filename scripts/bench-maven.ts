@@ -11,7 +11,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGradle } from '../orchestrator/dist/gradle/run-gradle.js';
+import { runBuild } from '../orchestrator/dist/build-tool/run-build.js';
 import { silentLogger } from '../orchestrator/dist/log.js';
 import { runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
 import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     const setup = await prepareMaven(process.env);
     const pass = await runMavenFirstPass(['-o', '-q', '-B', '-Dsurefire.printSummary=false', '-Dexample.slowMs=1', 'test'], {
       isMuted: () => false, isSkipped: () => false, skippedTests: [], now: Date.now,
-    }, { runMaven: runGradle, executable: 'mvn', setup, projectDir: dir, env: process.env, logger });
+    }, { runMaven: runBuild, executable: 'mvn', setup, projectDir: dir, env: process.env, logger });
     if (!pass.first.passed) throw new Error('first pass failed');
     const candidates: GateCandidate[] = PICK.map(([suite, name], i) => {
       const c = pass.first.cases.find((x) => x.suite === suite && x.name === name);

@@ -1,7 +1,7 @@
 // Bundles the orchestrator's compiled entry (dist/bin.js) and its dependencies into one ES module,
 // dist/bundle/stress-orchestrator.js, which bin/stress-orchestrator.js loads: resolving and
 // compiling several hundred small modules (execa, pino, env-ci, valibot, sax) cost about 0.25 s
-// at every start. Two folders deep like dist/gradle/, so packageRoot() finds the package the same way.
+// at every start. packageRoot() finds the package from there as from dist/ (the nearest package.json).
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,13 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs, USAGE } from './args/parse-args.js';
-import { exitCodeFor, StressGateError } from './errors.js';
-import type { GateDeps } from './gate/gate-deps.js';
+import { exitCodeFor, StressGateError, UsageError } from './errors.js';
+import { runBuild, type BuildRunner } from './build-tool/run-build.js';
+import type { BuildSystem, GateDeps } from './gate/gate-deps.js';
 import { runGate } from './gate/run-gate.js';
-import { gradleExecutable, packageRoot, prepareGradle } from './gradle/gradle-setup.js';
-import { runGradle } from './gradle/run-gradle.js';
+import { createGradleAdapter, type GradleDeps } from './gradle/gradle-adapter.js';
+import { gradleExecutable, prepareGradle } from './gradle/gradle-setup.js';
 import { createLogger } from './log.js';
 import { createMavenAdapter } from './maven/maven-adapter.js';
+import { mavenExecutable } from './maven/maven-setup.js';
+import { packageRoot } from './package-root.js';
 
 /** The package version, from package.json. */
 export function version(): string {
@@ -17,8 +20,14 @@ export function version(): string {
   return pkg.version;
 }
 
+/** The entry point's adapters: the core's, and how each build tool is found and run. */
+export interface CliDeps extends Omit<GateDeps, 'build'> {
+  gradle: Omit<GradleDeps, 'runBuild'>;
+  runBuild: BuildRunner;
+}
+
 /** The production adapters; `signal` aborts on SIGINT or SIGTERM (a cancelled CI job). */
-export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): GateDeps {
+export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): CliDeps {
   return {
     ...(signal ? { signal } : {}),
     env,
@@ -27,9 +36,8 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
     err: (t) => process.stderr.write(t),
     errIsTTY: process.stderr.isTTY === true,
     logger: createLogger(env),
-    prepareGradle: (e) => prepareGradle(e),
-    gradleExecutable,
-    runGradle,
+    gradle: { prepare: (e) => prepareGradle(e), executable: gradleExecutable },
+    runBuild,
     git: (cwd) => async (args) => {
       const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
       return r.exitCode === 0 && typeof r.stdout === 'string' && r.stdout.trim() ? r.stdout.trim() : null;
@@ -41,7 +49,7 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
 
 /** Runs the CLI; resolves to the exit code. Exit codes: the build's own (first pass), 1 (enforce
  * blocked: a failed test run's code), 2 (usage or configuration error), 3 (broken install). */
-export async function main(argv: readonly string[], deps: GateDeps = realDeps()): Promise<number> {
+export async function main(argv: readonly string[], deps: CliDeps = realDeps()): Promise<number> {
   try {
     const parsed = parseArgs(argv);
     if (parsed.kind === 'help') {
@@ -52,19 +60,20 @@ export async function main(argv: readonly string[], deps: GateDeps = realDeps())
       deps.out(`stress-orchestrator ${version()}\n`);
       return 0;
     }
-    if (parsed.kind === 'maven') {
-      const executable = parsed.executable;
-      const maven: GateDeps = {
-        ...deps,
-        build: {
-          prepare: (d, projectDir) => createMavenAdapter(d, projectDir, executable === null ? undefined : path.resolve(projectDir, executable)),
-          outputDir: 'target',
-          settingsPrefix: '.mvn/stress-gate.properties: ',
-        },
-      };
-      return await runGate(parsed.flags, parsed.gradleArgs, maven);
-    }
-    return await runGate(parsed.flags, parsed.gradleArgs, deps);
+    const { gradle, runBuild: run, ...core } = deps;
+    const build: BuildSystem =
+      parsed.kind === 'maven'
+        ? {
+            prepare: async (d, projectDir) => {
+              const maven = await mavenExecutable(parsed.executable, projectDir, { flag: parsed.flags.mavenExecutable, env: d.env['STRESS_GATE_MAVEN'] });
+              return createMavenAdapter(maven, run, d, projectDir);
+            },
+            outputDir: 'target',
+            settingsPrefix: '.mvn/stress-gate.properties: ',
+          }
+        : { prepare: (d, projectDir) => createGradleAdapter({ ...gradle, runBuild: run }, d, projectDir), outputDir: 'build', settingsPrefix: 'stressNewTests.' };
+    if (parsed.kind === 'gradle' && parsed.flags.mavenExecutable !== undefined) throw new UsageError('--maven-executable is for Maven builds (stress-orchestrator mvn …)');
+    return await runGate(parsed.flags, parsed.gradleArgs, { ...core, build });
   } catch (e) {
     if (e instanceof StressGateError) {
       deps.err(`stress-orchestrator: ${e.message}\n`);

@@ -2,7 +2,7 @@
 // the entry point (cli.ts) maps codes to exit codes. Expected outcomes are values, not these.
 
 /** Stable codes of the errors below. */
-export type ErrorCode = 'USAGE' | 'CONFIG' | 'GRADLE_NOT_RUNNABLE' | 'PLUGIN_MISSING';
+export type ErrorCode = 'USAGE' | 'CONFIG' | 'BUILD_NOT_RUNNABLE' | 'PLUGIN_MISSING';
 
 /** Base class: a message meant for the user and a stable code. */
 export class StressGateError extends Error {
@@ -29,10 +29,10 @@ export class ConfigError extends StressGateError {
   }
 }
 
-/** Gradle (./gradlew or gradle) could not be started at all. */
-export class GradleNotRunnableError extends StressGateError {
+/** The build tool (./gradlew, gradle, ./mvnw, mvn) could not be started at all. */
+export class BuildNotRunnableError extends StressGateError {
   constructor(message: string) {
-    super('GRADLE_NOT_RUNNABLE', message);
+    super('BUILD_NOT_RUNNABLE', message);
   }
 }
 
@@ -49,7 +49,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case 'USAGE':
     case 'CONFIG':
       return 2;
-    case 'GRADLE_NOT_RUNNABLE':
+    case 'BUILD_NOT_RUNNABLE':
     case 'PLUGIN_MISSING':
       return 3;
   }

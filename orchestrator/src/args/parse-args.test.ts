@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseArgs } from './parse-args.js';
-import { stressPassArgs } from './stress-pass-args.js';
+import { stressPassArgs } from '../gradle/stress-pass-args.js';
 
 describe('parseArgs', () => {
   it('picks tool options out from anywhere before -- and keeps Gradle arguments in order', () => {
@@ -24,13 +24,14 @@ describe('parseArgs', () => {
     });
   });
 
-  it('takes mvn and ./mvnw as the Maven build, with the same option handling', () => {
+  it('takes mvn (the mvn on PATH) and ./mvnw (the project\'s wrapper) as the Maven build, with the same option handling', () => {
     expect(parseArgs(['mvn', '-B', 'verify', '--stress-new-tests', 'enforce', '-pl', 'core', '--', '--project', 'x'])).toEqual({
       kind: 'maven',
       flags: { mode: 'enforce' },
       gradleArgs: ['-B', 'verify', '-pl', 'core', '--project', 'x'],
-      executable: null,
+      executable: 'mvn',
     });
+    expect(parseArgs(['mvn', 'test', '--maven-executable', '/opt/maven/bin/mvn'])).toMatchObject({ kind: 'maven', executable: 'mvn', flags: { mavenExecutable: '/opt/maven/bin/mvn' } });
     expect(parseArgs(['./mvnw', 'test'])).toMatchObject({ kind: 'maven', executable: './mvnw' });
   });
 

@@ -21,6 +21,8 @@ export interface ToolFlags {
   skipQuarantine?: boolean;
   /** `--comment`: post the run report as one comment on the merge request (updated on later runs). */
   comment?: boolean;
+  /** `--maven-executable <path>`: the Maven to run (a wrapper or an installation). Default: what the command names. */
+  mavenExecutable?: string;
 }
 
 /** What the command line asks for. */
@@ -28,9 +30,9 @@ export type ParsedArgs =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] }
-  | { kind: 'maven'; flags: ToolFlags; gradleArgs: string[]; executable: string | null };
+  | { kind: 'maven'; flags: ToolFlags; gradleArgs: string[]; executable: 'mvn' | './mvnw' };
 
-/** The Maven commands: `mvn` (the wrapper when the project has one, else PATH) or an explicit wrapper path. */
+/** The Maven commands: `mvn` (from PATH) or the project's wrapper (`./mvnw`). */
 const MAVEN_COMMANDS = new Set(['mvn', 'maven', './mvnw', 'mvnw']);
 
 const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 'comment'>> = {
@@ -40,6 +42,7 @@ const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 
   '--token': 'token',
   '--report-file': 'reportFile',
   '--project-dir': 'projectDir',
+  '--maven-executable': 'mavenExecutable',
 };
 
 const SWITCHES: Record<string, 'skipQuarantine' | 'comment'> = {
@@ -61,6 +64,8 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
   --token <token>            API token; prefer env STRESS_GATE_TOKEN
   --report-file <path>       JSON report (default: build/stress-gate/report.json)
   --project-dir <dir>        directory Gradle runs in (default: current directory)
+  --maven-executable <path>  the Maven to run (env STRESS_GATE_MAVEN; default: mvn from PATH, or
+                             the project's ./mvnw when the command is ./mvnw)
   --skip-quarantine          ignore the quarantine list: run every test, mask nothing
                              (env STRESS_GATE_SKIP_QUARANTINE=1)
   --comment                  post the run report on the merge request, one comment updated per run
@@ -109,6 +114,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     flags[key] = value;
   }
   if (first === 'gradle') return { kind: 'gradle', flags, gradleArgs };
-  // `mvn` and `maven` pick the project's ./mvnw when it has one; `./mvnw` and `mvnw` ask for it.
-  return { kind: 'maven', flags, gradleArgs, executable: first === 'mvn' || first === 'maven' ? null : './mvnw' };
+  // `mvn` and `maven` run the mvn on PATH, `./mvnw` and `mvnw` the project's wrapper; the
+  // command is what runs (the CLI says which), never a silent switch to a wrapper.
+  return { kind: 'maven', flags, gradleArgs, executable: first === 'mvn' || first === 'maven' ? 'mvn' : './mvnw' };
 }

@@ -11,8 +11,11 @@ export interface GateCandidate extends TestCaseIdentity {
   repetitions: number | null;
   excluded: { reason: 'slow'; detail: string } | null;
   muted: boolean;
-  /** Where the first pass ran it; null if the server named an identity this run does not have. */
-  source: { task: string; xmlName: string; occurrence: number } | null;
+  /**
+   * Where the first pass ran it (the task, its name in the JUnit XML, which occurrence of that
+   * name, its JUnit Platform unique ID when known); null if the server named an identity this run does not have.
+   */
+  source: { task: string; xmlName: string; occurrence: number; uniqueId?: string } | null;
 }
 
 /** Joins the verdict's candidates (kept in the server's order, sorted by identity) with the run. */
@@ -38,7 +41,7 @@ export function joinCandidates(
       repetitions: c.excluded ? null : c.repetitions,
       excluded: c.excluded,
       muted: isMuted(c, projectId),
-      source: r ? { task: r.task, xmlName: r.xmlName, occurrence: r.occurrence } : null,
+      source: r ? { task: r.task, xmlName: r.xmlName, occurrence: r.occurrence, ...(r.uniqueId ? { uniqueId: r.uniqueId } : {}) } : null,
     };
   });
 }

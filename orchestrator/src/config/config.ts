@@ -14,7 +14,7 @@ import { booleanEnv } from './environment.js';
 export const MODES = ['report', 'enforce', 'off'] as const;
 /** A gate mode. */
 export type Mode = (typeof MODES)[number];
-/** How the stress pass runs repetitions (repetitions/run-stress-pass.ts). */
+/** How the stress pass runs repetitions (jvm/run-repetitions.ts, gradle/gradle-executor.ts). */
 export const EXECUTORS = ['direct', 'gradle'] as const;
 
 /** What the plugin's manifest says the settings block holds (all optional). */

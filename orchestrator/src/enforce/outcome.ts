@@ -7,7 +7,7 @@ import type { GateOutcome } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';
-import type { RecordedRepetition } from '../repetitions/read-repetitions.js';
+import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 
 /** Gradle's exit code for a failed build, failed tests included; enforce reuses it. */
 export const FAILED_BUILD_EXIT_CODE = 1;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseWrittenReports, ParsedReports, readResults } from './read-results.js';
-import { parseResultsLog, resultsLogPath } from './results-log.js';
+import { parseResultsLog, resultsLogPath } from '../gradle/results-log.js';
 
 const xml = (name: string) => `<testsuite name="S"><testcase name="${name}" classname="S" time="0.1"/></testsuite>`;
 

@@ -2,9 +2,17 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { TestTask } from '../gradle/manifest.js';
 import { readJUnitXmlFile, type JUnitXmlResult, type XmlTestCase } from './junit-xml.js';
 import type { TaskResults } from './test-case-result.js';
+
+
+/** A test task (Gradle's Test task, Maven's Surefire or Failsafe run) and where its JUnit XML is. */
+export interface TestTaskDir {
+  path: string;
+  projectPath: string;
+  name: string;
+  junitXmlDir: string | null;
+}
 
 /** What the XML of a set of Test tasks says. `errors` are broken files; `notes` are for the user. */
 export interface ReadResults {
@@ -77,7 +85,7 @@ const SETTLE_MS = 30;
  * is still running (its report files appear a few hundred milliseconds before it exits: the HTML
  * report and the build's end follow). Stops between files once `stopped()` says so. Never throws.
  */
-export async function parseWrittenReports(tasks: readonly TestTask[], sinceMs: number, into: ParsedReports, stopped: () => boolean, now: () => number = Date.now): Promise<void> {
+export async function parseWrittenReports(tasks: readonly TestTaskDir[], sinceMs: number, into: ParsedReports, stopped: () => boolean, now: () => number = Date.now): Promise<void> {
   for (const task of tasks) {
     if (!task.junitXmlDir || stopped()) continue;
     const { files, versions } = await readTaskXml(task.junitXmlDir, sinceMs);
@@ -101,7 +109,7 @@ export type LoggedResults = ReadonlyMap<string, XmlTestCase[]> | (() => Promise<
  * used for a task that ran tests but wrote no JUnit XML this run (read only then). A report in
  * `parsed` at the size and time it has now is taken from there instead of being read again.
  */
-export async function readResults(tasks: readonly TestTask[], sinceMs: number, log: LoggedResults = new Map(), parsed?: ParsedReports): Promise<ReadResults> {
+export async function readResults(tasks: readonly TestTaskDir[], sinceMs: number, log: LoggedResults = new Map(), parsed?: ParsedReports): Promise<ReadResults> {
   const out: ReadResults = { tasks: [], errors: [], notes: [] };
   for (const task of tasks) {
     const { files, stale, versions } = task.junitXmlDir ? await readTaskXml(task.junitXmlDir, sinceMs) : { files: [], stale: 0, versions: new Map<string, FileVersion>() };

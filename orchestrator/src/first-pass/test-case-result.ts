@@ -14,14 +14,19 @@ export interface TestCaseResult extends TestCaseIdentity {
   occurrence: number;
   /** The build's own retries of it (organic repetitions), in order; absent when it ran once. */
   executions?: XmlExecution[];
+  /** Its JUnit Platform unique ID, when the platform ran it and the listener saw it. */
+  uniqueId?: string;
 }
 
 /** The XML cases of one Test task, in the order its reports were read. */
 export interface TaskResults {
   task: string;
   module: string;
-  /** `identityName`: the name the JUnit Platform gives a case whose XML name differs (a display name). */
-  cases: (XmlTestCase & { identityName?: string })[];
+  /**
+   * `identityName`: the name the JUnit Platform gives a case whose XML name differs (a display
+   * name); `uniqueId`: its JUnit Platform unique ID, when known.
+   */
+  cases: (XmlTestCase & { identityName?: string; uniqueId?: string })[];
 }
 
 /** The key of an identity (module, suite, name): length-prefixed, so unambiguous for any strings, and cheaper than JSON for 50,000 of them. */
@@ -88,6 +93,7 @@ export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[
         status: c.status,
         durationMs: c.durationMs,
         ...(c.executions ? { executions: c.executions } : {}),
+        ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}),
         task: t.task,
         xmlName: c.name,
         occurrence,

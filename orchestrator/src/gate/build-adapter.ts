@@ -1,10 +1,11 @@
-// The seam between the gate's core and a build system: how the first pass runs and is read, and
-// how the stress pass runs each candidate's repetitions in fresh JVMs. Gradle and Maven implement it.
+// The seam between the gate's core and a build tool: how the first pass runs and is read, how the
+// stress pass will run (the figures the ceiling guard, the report and telemetry share), and how it
+// runs each candidate's repetitions in fresh JVMs. gradle/ and maven/ implement it.
 import type { TestCaseIdentity } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import type { FirstPass } from '../first-pass/run-first-pass.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
-import type { Executor, StressPassResult } from '../repetitions/run-stress-pass.js';
+import type { Executor, StressPassResult, StressPlanFigures } from '../repetitions/stress-pass-result.js';
 
 /** What the first pass needs from the core: the quarantine, the clock, cancellation. */
 export interface BuildFirstPassOptions {
@@ -16,21 +17,22 @@ export interface BuildFirstPassOptions {
   signal?: AbortSignal;
 }
 
-/** How the core asks for the stress pass: the executor and how many JVMs at a time, cancellation. */
-export interface BuildStressOptions {
+/** What the core asks of the stress pass's plan: the executor asked for and how many JVMs may run at a time. */
+export interface StressPlanRequest {
   executor: Executor;
-  concurrency: number;
-  signal?: AbortSignal;
+  parallelJvms: number;
 }
 
-/** One build system, prepared for one invocation of the CLI. */
+/** One build tool, prepared for one invocation of the CLI. */
 export interface BuildAdapter {
   /** The invocation's temp dir (removed at the end unless STRESS_GATE_KEEP_TEMP). */
   workDir: string;
   /** Runs the user's command as given and reads its results. */
   firstPass(args: readonly string[], options: BuildFirstPassOptions): Promise<FirstPass>;
-  /** Runs the repetitions of `stress` (candidates with a source) within `ceilingSeconds`. */
-  stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number, options: BuildStressOptions): Promise<StressPassResult>;
+  /** How the stress pass of `stress` will run: its executor and JVMs at a time. */
+  planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlanFigures>;
+  /** Runs the repetitions of `stress` (candidates with a source) as planned, within `ceilingSeconds`. */
+  stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number, plan: StressPlanFigures, signal?: AbortSignal): Promise<StressPassResult>;
   /** Awaits what the stress pass left running (never rejects); before the temp dir goes. */
   settle?(): Promise<void>;
 }

@@ -3,7 +3,7 @@
 import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate-candidate.js';
 import type { Config } from '../config/config.js';
 import { classifyCandidate, decideGate, type CandidateResult } from '../enforce/outcome.js';
-import type { FirstPass } from '../first-pass/run-first-pass.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
@@ -64,9 +64,11 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   // Checked again with the server's project id, so test_case_ids in the list match too.
   const candidates = joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId);
   const stress = toStress(candidates);
-  // The direct executor runs up to parallelJvms repetition JVMs at a time; the Gradle one, one.
-  const concurrency = config.executor === 'direct' ? config.parallelJvms : 1;
-  const guard = applyGuards(verdict, stress, config.jvmStartMs, concurrency);
+  // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
+  // the report and telemetry all use this one prediction.
+  const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
+  const ceiling = predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds, plan?.concurrency ?? 1);
+  const guard = applyGuards(verdict, stress, ceiling);
   if (candidates.length === 0 && guard === null) return stoppedReport(mode, config, first, { kind: 'no_candidates' });
 
   let results: CandidateResult[];
@@ -79,11 +81,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else {
     if (ctx.uploadFailed?.()) await ctx.uploaded; // throws: the gate's own trouble
     if (ctx.marks) ctx.marks.decidedAt = deps.now();
-    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, {
-      executor: config.executor,
-      concurrency,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
+    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal);
     stressPass = {
       wallClockMs: pass.wallClockMs,
       cut: pass.cut,
@@ -122,7 +120,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     wouldHaveBlocked: decision.wouldHaveBlocked,
     exitCode: decision.exitCode,
     detection: detectionPower(results),
-    timing: stress.length ? { predictedMs: predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds).predictedMs, jvmStartMs: config.jvmStartMs } : null,
+    timing: stress.length ? { predictedMs: ceiling.predictedMs, jvmStartMs: config.jvmStartMs, concurrency: ceiling.concurrency, jvms: ceiling.jvms } : null,
   };
 }
 

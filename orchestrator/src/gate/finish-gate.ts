@@ -1,7 +1,7 @@
 // The end of a gated run: the report printed, the JSON report and job summary written, the gated
 // observation uploaded, the exit code returned. Also builds reports for the early stops.
 import type { Config } from '../config/config.js';
-import type { FirstPass } from '../first-pass/run-first-pass.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
 import { buildGateUpload } from '../gated-observation/build-gate-upload.js';
 import type { GateReport, GateStop } from '../report/gate-report.js';
 import { renderReport } from '../report/render-report.js';

@@ -1,14 +1,12 @@
-// The adapters one gated run needs (Gradle, git, HTTP, output, clock), passed in by the entry
-// point or by a test.
+// The adapters one gated run needs (the build tool, git, HTTP, output, clock), passed in by the
+// entry point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
-import type { BuildAdapter } from './build-adapter.js';
-import type { GradleSetup } from '../gradle/gradle-setup.js';
-import type { GradleRunner } from '../gradle/run-gradle.js';
+import type { JvmLauncher } from '../jvm/launch-jvm.js';
 import type { Logger } from '../log.js';
-import type { JvmRunner } from '../repetitions/run-jvm.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
+import type { BuildAdapter } from './build-adapter.js';
 
-/** A build system other than the default Gradle one. */
+/** The build tool of this run (Gradle or Maven). */
 export interface BuildSystem {
   /** Prepares the adapter for this invocation. */
   prepare: (deps: GateDeps, projectDir: string) => Promise<BuildAdapter>;
@@ -25,12 +23,9 @@ export interface GateDeps {
   out: (text: string) => void;
   err: (text: string) => void;
   logger: Logger;
-  prepareGradle: (env: NodeJS.ProcessEnv) => Promise<GradleSetup>;
-  gradleExecutable: (projectDir: string) => Promise<string>;
-  runGradle: GradleRunner;
   git: (cwd: string) => GitRunner;
-  /** The build system; default: Gradle, through the three adapters above. */
-  build?: BuildSystem;
+  /** The build tool. */
+  build: BuildSystem;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */
   quarantine?: QuarantineSource;
   fetch?: typeof globalThis.fetch;
@@ -38,7 +33,7 @@ export interface GateDeps {
   /** When this process started (deps.now()'s clock): the report's overhead counts from it. */
   processStartedAt?: number;
   /** Starts a repetition JVM (the direct executor); default: the real one. */
-  runJvm?: JvmRunner;
+  launchJvm?: JvmLauncher;
   /** stderr is a terminal: progress is one live line rather than a line per batch. */
   errIsTTY?: boolean;
   /** Aborted with 'SIGINT' or 'SIGTERM' when the CI job is cancelled. */

@@ -8,8 +8,7 @@ import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
 import { organicRepetitions } from '../first-pass/organic-retries.js';
-import type { FirstPass } from '../first-pass/run-first-pass.js';
-import { createGradleAdapter } from '../gradle/gradle-adapter.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
 import type { Logger } from '../log.js';
 import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
@@ -29,7 +28,7 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
   }
-  const build = await (deps.build?.prepare ?? createGradleAdapter)(deps, early.projectDir);
+  const build = await deps.build.prepare(deps, early.projectDir);
   try {
     return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
@@ -68,7 +67,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     .then((ci) => ({ ok: true as const, ci }), (error: unknown) => ({ ok: false as const, error }));
   const first = await firstPass;
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
-  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.manifest?.settings ?? null, deps.cwd, deps.build);
+  const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.settings, deps.cwd, deps.build);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }
@@ -136,9 +135,9 @@ async function gateAfterFirstPass(
   for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
   if (first.readProblem) return stoppedReport(mode, config, first, { kind: 'gate_error', problem: `reading the first pass's results: ${first.readProblem}` });
   if (!first.passed) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
-  // No manifest after a passing build means the plugin did not run: the gate knows no Test task,
-  // and saying nothing would look exactly like "this branch adds no tests".
-  const broken = first.manifest ? first.errors : [first.manifestProblem ?? 'the Gradle plugin did not report the build'];
+  // No report of the build after it passed means the plugin did not run: the gate knows no test
+  // task, and saying nothing would look exactly like "this branch adds no tests".
+  const broken = first.settings ? first.errors : [first.manifestProblem ?? 'the Gradle plugin did not report the build'];
   if (broken.length) return stoppedReport(mode, config, first, { kind: 'broken_results', errors: broken });
   if (!client) {
     const missing = [!config.serverUrl && 'server URL', !config.project && 'project', !config.token && 'token'].filter(Boolean) as string[];

@@ -1,53 +1,84 @@
 // The Gradle build adapter: the plugin's init script on every invocation, the first pass read
-// from the manifest and JUnit XML, the stress pass as the plugin's repetition tasks.
+// from the manifest and JUnit XML, the stress pass run by the direct executor (fresh JVMs started
+// with each Test task's own fork settings) or, when asked or when a task left no fork settings,
+// by the Gradle executor (the plugin's repetition tasks).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { GateCandidate } from '../candidates/gate-candidate.js';
+import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
-import { runFirstPass } from '../first-pass/run-first-pass.js';
-import { createProgress } from '../repetitions/progress.js';
-import { runJvm } from '../repetitions/run-jvm.js';
-import { ArchivesInProgress } from '../repetitions/class-archive.js';
-import { runStressPass } from '../repetitions/run-stress-pass.js';
+import { ArchivesInProgress } from '../jvm/class-archive.js';
+import { runDirectPass } from '../jvm/direct-pass.js';
+import type { ForkConfig } from '../jvm/runner-log.js';
+import { runGradleExecutor } from './gradle-executor.js';
+import { runGradleFirstPass } from './gradle-first-pass.js';
+import type { GradleSetup } from './gradle-setup.js';
+import { gradleTargets, type GradleTargets } from './gradle-targets.js';
 
-/** Prepares Gradle (init script, temp dir, executable) through the deps' Gradle adapters. */
-export async function createGradleAdapter(deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
-  const executable = await deps.gradleExecutable(projectDir);
-  const setup = await deps.prepareGradle(deps.env);
+/** What the Gradle adapter needs besides the core's deps: where Gradle is and how it runs. */
+export interface GradleDeps {
+  prepare: (env: NodeJS.ProcessEnv) => Promise<GradleSetup>;
+  executable: (projectDir: string) => Promise<string>;
+  runBuild: BuildRunner;
+}
+
+/** Prepares Gradle (init script, temp dir, executable) for one invocation. */
+export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
+  const executable = await gradle.executable(projectDir);
+  const setup = await gradle.prepare(deps.env);
   const archives = new ArchivesInProgress();
+  let platformConfig: ReadonlyMap<string, ForkConfig> = new Map();
+  // The targets planned for the stress pass, kept for it.
+  let planned: { stress: readonly GateCandidate[]; targets: GradleTargets } | null = null;
+  const targetsOf = async (stress: readonly GateCandidate[]) => {
+    if (planned?.stress !== stress) planned = { stress, targets: await gradleTargets(stress, setup.manifest, platformConfig) };
+    return planned.targets;
+  };
+  const executorDeps = { runBuild: gradle.runBuild, executable, setup, projectDir, env: deps.env, logger: deps.logger };
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
       const skipFile = path.join(setup.workDir, 'skip.json');
       if (o.skippedTests.length) await writeFile(skipFile, JSON.stringify(o.skippedTests));
-      return runFirstPass(args, {
-        runGradle: deps.runGradle,
-        executable,
-        setup,
-        projectDir,
-        env: deps.env,
+      const pass = await runGradleFirstPass(args, {
+        ...executorDeps,
         isMuted: o.isMuted,
         isSkipped: o.isSkipped,
         extraArgs: o.skippedTests.length ? [`-PstressGate.skip=${skipFile}`] : [],
         now: o.now,
-        logger: deps.logger,
         ...(o.signal ? { signal: o.signal } : {}),
       });
+      platformConfig = pass.platformConfig;
+      return pass.first;
     },
-    stressPass: (stress, args, ceilingSeconds, o) =>
-      runStressPass(stress, args, ceilingSeconds, {
-        runGradle: deps.runGradle,
-        executable,
-        setup,
-        projectDir,
+    planStress: async (stress, request) => {
+      if (request.executor === 'gradle') return { executor: 'gradle', concurrency: 1, fallback: null };
+      const targets = await targetsOf(stress);
+      if (!targets.ok) {
+        deps.logger.info({ why: targets.why }, 'direct executor unavailable: the Gradle executor runs the stress pass');
+        return { executor: 'gradle', concurrency: 1, fallback: targets.why };
+      }
+      return { executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null };
+    },
+    stressPass: async (stress, args, ceilingSeconds, plan, signal) => {
+      const targets = plan.executor === 'direct' ? await targetsOf(stress) : null;
+      if (!targets?.ok) return runGradleExecutor(stress, args, ceilingSeconds, { ...executorDeps, ...(signal ? { signal } : {}) }, plan.fallback);
+      const pass = await runDirectPass(targets.targets, targets.unrunnable, {
+        runnerJar: setup.runnerJar,
+        workDir: setup.workDir,
+        outputDir: path.join(projectDir, 'build', 'stress-gate', 'repetitions'),
+        concurrency: plan.concurrency,
+        ceilingSeconds,
         env: deps.env,
         logger: deps.logger,
-        ...(o.signal ? { signal: o.signal } : {}),
-        executor: o.executor,
-        concurrency: o.concurrency,
-        runJvm: deps.runJvm ?? runJvm,
-        progress: (total, batch, deadlineAt) => createProgress({ write: deps.err, tty: deps.errIsTTY ?? false, total, batch, deadlineAt, now: Date.now }),
-      }).then((pass) => archives.track(pass)),
+        err: deps.err,
+        errIsTTY: deps.errIsTTY ?? false,
+        ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      return archives.track(pass);
+    },
     settle: () => archives.settle(),
   };
 }

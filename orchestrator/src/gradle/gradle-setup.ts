@@ -3,20 +3,13 @@ import { access, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PluginMissingError } from '../errors.js';
+import { runnerJars } from '../jvm/runner-jars.js';
+import { packageRoot } from '../package-root.js';
 
 // Both ship inside this package (copied there by `make plugin` and by `npm pack`'s prepack).
 const PLUGIN_JAR = path.join('gradle-plugin', 'stress-gate-gradle-plugin.jar');
 const INIT_TEMPLATE = path.join('gradle-plugin', 'stress-gate.init.gradle');
-// The JUnit Platform listener (the Maven side's jar): the plugin puts it into Test tasks that run
-// the platform, so that their identities are named as under Maven (first-pass/platform-identities.ts).
-const PLATFORM_LISTENER_JAR = path.join('junit-platform-runner', 'target', 'stress-gate-junit-platform-runner.jar');
-
-/** This npm package's root, found from this module (dist/gradle/ or src/gradle/). */
-export function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-}
 
 /** `./gradlew` when the project has a wrapper, else `gradle` from PATH. */
 export async function gradleExecutable(projectDir: string): Promise<string> {
@@ -34,26 +27,10 @@ export interface GradleSetup {
   workDir: string;
   initScript: string;
   manifest: string;
-  /** The plugin jar, which also carries the direct executor's runner. */
-  pluginJar?: string;
-  /** `-I <init> -PstressGate.manifest=<manifest>` (+ the platform listener): appended to every Gradle invocation. */
+  /** The JVM runner jar: the direct executor's runner and the JUnit Platform listener. */
+  runnerJar: string;
+  /** `-I <init> -PstressGate.manifest=<manifest> -PstressGate.junitPlatformListener=<runner jar>`: appended to every Gradle invocation. */
   baseArgs: string[];
-}
-
-/**
- * The JUnit Platform listener jar: STRESS_GATE_JUNIT_RUNNER_JAR (which must exist), else the
- * package's own copy when present. Absent, Gradle runs as before: platform tests keep XML names.
- */
-export async function platformListenerJar(env: NodeJS.ProcessEnv, root = packageRoot()): Promise<string | null> {
-  const explicit = env['STRESS_GATE_JUNIT_RUNNER_JAR'];
-  const jar = explicit ? path.resolve(explicit) : path.join(root, PLATFORM_LISTENER_JAR);
-  try {
-    await access(jar, constants.R_OK);
-    return jar;
-  } catch {
-    if (explicit) throw new PluginMissingError(`STRESS_GATE_JUNIT_RUNNER_JAR: ${jar} does not exist or cannot be read`);
-    return null;
-  }
 }
 
 /** Fills the init-script template with the plugin jar's path (STRESS_GATE_PLUGIN_JAR overrides). */
@@ -70,13 +47,15 @@ export async function prepareGradle(env: NodeJS.ProcessEnv, root = packageRoot()
   } catch {
     throw new PluginMissingError(`the init-script template ${path.join(root, INIT_TEMPLATE)} is missing (in a checkout: make plugin)`);
   }
+  // The runner jar is also the JUnit Platform listener: the plugin puts it into Test tasks that run
+  // the platform, so that their identities are named as under Maven (gradle/platform-identities.ts).
+  const { runner } = await runnerJars(env, root);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-'));
   const initScript = path.join(workDir, 'stress-gate.init.gradle');
   // A Groovy single-quoted string: escape backslashes and quotes (Windows paths, odd dirs).
   const quoted = jar.replaceAll('\\', '\\\\').replaceAll("'", "\\'");
   await writeFile(initScript, template.replaceAll('@PLUGIN_JAR@', quoted));
   const manifest = path.join(workDir, 'manifest.json');
-  const listener = await platformListenerJar(env, root);
-  const baseArgs = ['-I', initScript, `-PstressGate.manifest=${manifest}`, ...(listener ? [`-PstressGate.junitPlatformListener=${listener}`] : [])];
-  return { workDir, initScript, manifest, pluginJar: jar, baseArgs };
+  const baseArgs = ['-I', initScript, `-PstressGate.manifest=${manifest}`, `-PstressGate.junitPlatformListener=${runner}`];
+  return { workDir, initScript, manifest, runnerJar: runner, baseArgs };
 }

@@ -3,7 +3,7 @@
 // first guard that fires refuses the whole stress pass: the gate never stresses part of the set.
 import type { GuardName, VerdictResponse } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import type { CeilingPrediction } from '../ceiling/predict-ceiling.js';
 import { guardSentence, type GuardFacts } from '../report/guard-sentence.js';
 
 /** A guard that fired: its name, the count that triggered it, and the sentence the report prints. */
@@ -13,31 +13,23 @@ export interface FiredGuard {
   reason: string;
 }
 
-/** Returns the first guard that fires, in the order premise, bulk change, candidate cap, ceiling. */
-export function applyGuards(
-  verdict: Pick<VerdictResponse, 'guards' | 'parameters' | 'defaultBranch' | 'candidates'>,
-  stress: readonly GateCandidate[],
-  jvmStartMs: number,
-  concurrency = 1,
-): FiredGuard | null {
-  const facts = firstFired(verdict, stress, jvmStartMs, concurrency);
+/**
+ * Returns the first guard that fires, in the order premise, bulk change, candidate cap, ceiling
+ * (`ceiling`: the pass's prediction, as the build adapter plans to run it).
+ */
+export function applyGuards(verdict: Pick<VerdictResponse, 'guards' | 'defaultBranch' | 'candidates'>, stress: readonly GateCandidate[], ceiling: CeilingPrediction): FiredGuard | null {
+  const facts = firstFired(verdict, stress, ceiling);
   if (!facts) return null;
   const count = facts.name === 'premise' ? facts.total : facts.name === 'bulk_change' ? facts.newCount : facts.count;
   return { name: facts.name, count, reason: guardSentence(facts) };
 }
 
-function firstFired(
-  verdict: Pick<VerdictResponse, 'guards' | 'parameters' | 'defaultBranch' | 'candidates'>,
-  stress: readonly GateCandidate[],
-  jvmStartMs: number,
-  concurrency: number,
-): GuardFacts | null {
+function firstFired(verdict: Pick<VerdictResponse, 'guards' | 'defaultBranch' | 'candidates'>, stress: readonly GateCandidate[], ceiling: CeilingPrediction): GuardFacts | null {
   const { premise, bulkChange, candidateCap } = verdict.guards;
   const branch = verdict.defaultBranch;
   if (premise.fired) return { name: 'premise', reason: premise.reason, branch, total: verdict.candidates.length };
   if (bulkChange.fired) return { name: 'bulk_change', newCount: bulkChange.newCount, ratio: bulkChange.ratio, inventory: bulkChange.inventory, branch };
   if (candidateCap.fired) return { name: 'candidate_cap', count: candidateCap.count, cap: candidateCap.cap };
-  const ceiling = predictCeiling(stress, jvmStartMs, verdict.parameters.ceilingSeconds, concurrency);
   if (ceiling.exceeds) return { name: 'ceiling', count: stress.length, predictedMs: ceiling.predictedMs, ceilingMs: ceiling.ceilingMs };
   return null;
 }

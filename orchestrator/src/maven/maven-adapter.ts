@@ -1,28 +1,48 @@
-// The Maven build adapter: the first pass is the user's Maven command with the listener on the
-// test classpath; the stress pass starts JVMs directly, as the first pass's forks were started.
+// The Maven build adapter: the first pass is the user's Maven command with the listener and the
+// fork agent added; the stress pass starts JVMs directly, as the first pass's forks were started.
+import path from 'node:path';
+import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
-import { ArchivesInProgress } from '../repetitions/class-archive.js';
-import { runMavenFirstPass, type PlatformSource } from './maven-first-pass.js';
-import { mavenExecutable, prepareMaven } from './maven-setup.js';
-import { runMavenStressPass } from './maven-stress-pass.js';
+import { ArchivesInProgress } from '../jvm/class-archive.js';
+import { runDirectPass } from '../jvm/direct-pass.js';
+import { runMavenFirstPass, type ForkSource } from './maven-first-pass.js';
+import { prepareMaven, type MavenExecutable } from './maven-setup.js';
+import { mavenTargets } from './maven-targets.js';
 
-/** Prepares Maven for one invocation; `deps.runGradle` runs the `mvn` process (any command, really). */
-export async function createMavenAdapter(deps: GateDeps, projectDir: string, executable?: string): Promise<BuildAdapter> {
-  const mvn = executable ?? (await mavenExecutable(projectDir));
+/** Prepares Maven for one invocation. */
+export async function createMavenAdapter(maven: MavenExecutable, runBuild: BuildRunner, deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
   const setup = await prepareMaven(deps.env);
-  let sources: ReadonlyMap<string, PlatformSource> = new Map();
+  deps.err(`stress-gate: Maven: ${maven.executable} (${maven.origin})\n`);
+  if (maven.note) deps.err(`stress-gate: note: ${maven.note}\n`);
+  let sources: ReadonlyMap<string, ForkSource> = new Map();
   const archives = new ArchivesInProgress();
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
-      const pass = await runMavenFirstPass(args, o, { runMaven: deps.runGradle, executable: mvn, setup, projectDir, env: deps.env, logger: deps.logger });
+      const pass = await runMavenFirstPass(args, o, { runMaven: runBuild, executable: maven.executable, setup, projectDir, env: deps.env, logger: deps.logger });
       sources = pass.sources;
       return pass.first;
     },
-    // Maven has one executor: fresh JVMs started like Surefire's fork, one test run at a time.
-    stressPass: (stress, _args, ceilingSeconds, o) =>
-      runMavenStressPass(stress, ceilingSeconds, { setup, sources, projectDir, logger: deps.logger, env: deps.env, ...(o.signal ? { signal: o.signal } : {}) }).then((pass) => archives.track(pass)),
+    // One executor under Maven: fresh JVMs started like Surefire's forks, several at a time.
+    planStress: async (stress, request) => ({ executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null }),
+    stressPass: async (stress, _args, ceilingSeconds, plan, signal) => {
+      const { targets, unrunnable } = mavenTargets(stress, sources);
+      const pass = await runDirectPass(targets, unrunnable, {
+        runnerJar: setup.runnerJar,
+        workDir: setup.workDir,
+        outputDir: path.join(projectDir, 'target', 'stress-gate', 'repetitions'),
+        concurrency: plan.concurrency,
+        ceilingSeconds,
+        env: deps.env,
+        logger: deps.logger,
+        err: deps.err,
+        errIsTTY: deps.errIsTTY ?? false,
+        ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      return archives.track(pass);
+    },
     settle: () => archives.settle(),
   };
 }

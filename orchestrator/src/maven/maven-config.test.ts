@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ForkConfig } from './fork-log.js';
+import { resolveConfig } from '../config/config.js';
+import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
+import type { ForkConfig } from '../jvm/runner-log.js';
+import { jvmCommand, requestText, RUNNER_MAIN } from '../jvm/runner-request.js';
 import { excludePatterns, firstPassArgs } from './maven-first-pass.js';
 import { mavenTask, modulePath } from './maven-setup.js';
 import { parseSettings } from './maven-settings.js';
-import { resolveConfig } from '../config/config.js';
-import { jvmCommand, requestText, RUNNER_MAIN } from './jvm-request.js';
 
 const fork: ForkConfig = {
   javaHome: '/jdk',
@@ -12,8 +13,8 @@ const fork: ForkConfig = {
   basedir: '/r/app',
   testClassPath: '/r/app/target/test-classes:/m2/jupiter.jar:/runner.jar:',
   launcherJar: '/m2/launcher.jar',
-  inputArguments: ['-Dfrom.argLine=yes', '-Xmx256m'],
-  systemProperties: { 'java.version': '17', 'user.dir': '/r/app', 'stressGate.log': '/tmp/x', 'app.dir': '/r/app/target', 'multi.line': 'a\nb\\c', 'surefire.test.class.path': 'cp' },
+  inputArguments: ['-Dfrom.argLine=yes', '-Xmx256m', '-javaagent:/pkg/jvm-runner/target/stress-gate-jvm-runner-agent.jar=/w/forks|surefire'],
+  systemProperties: { 'java.version': '17', 'user.dir': '/r/app', 'stressGate.log': '/tmp/x', 'app.dir': '/r/app/target', 'multi.line': 'a\nb\\c', 'surefire.test.class.path': 'cp', 'maven.surefire.debug': '-javaagent:…' },
   environment: { EXAMPLE_ENV: 'x', PATH: '/bin' },
   configurationParameters: { 'app.dir': '/r/app/target', 'junit.jupiter.execution.parallel.enabled': 'true' },
 };
@@ -30,11 +31,20 @@ describe('Maven modules and tasks', () => {
 });
 
 describe('the first pass arguments', () => {
-  const setup = { workDir: '/w', runnerJar: '/runner.jar', forkLogDir: '/w/forks' };
-  it('puts the listener on the fork classpath after the user\'s own additional elements', () => {
-    expect(firstPassArgs(['-o', 'test'], setup, null)).toEqual(['-o', 'test', '-Dmaven.test.additionalClasspath=/runner.jar', '-DstressGate.log=/w/forks']);
-    expect(firstPassArgs(['-Dmaven.test.additionalClasspath=/a.jar', 'verify'], setup, '/w/ex.txt')).toEqual([
-      'verify', '-Dmaven.test.additionalClasspath=/a.jar,/runner.jar', '-DstressGate.log=/w/forks', '-Dsurefire.excludesFile=/w/ex.txt', '-Dfailsafe.excludesFile=/w/ex.txt',
+  const setup = { workDir: '/w', runnerJar: '/runner.jar', agentJar: '/a b/agent.jar', forkLogDir: '/w/forks' };
+  const agent = (plugin: string) => `"-javaagent:/a b/agent.jar=/w/forks|${plugin}"`;
+  it('puts the listener on the fork classpath and the agent on its command line, after the user\'s own values', () => {
+    expect(firstPassArgs(['-o', 'test'], setup, null)).toEqual([
+      '-o', 'test', '-Dmaven.test.additionalClasspath=/runner.jar', `-Dmaven.surefire.debug=${agent('surefire')}`, `-Dmaven.failsafe.debug=${agent('failsafe')}`, '-DstressGate.log=/w/forks',
+    ]);
+    expect(firstPassArgs(['-Dmaven.test.additionalClasspath=/a.jar', 'verify', '-Dmaven.surefire.debug=true', '-Dmaven.failsafe.debug=-Xss2m'], setup, '/w/ex.txt')).toEqual([
+      'verify',
+      '-Dmaven.test.additionalClasspath=/a.jar,/runner.jar',
+      `-Dmaven.surefire.debug=-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=localhost:5005 ${agent('surefire')}`,
+      `-Dmaven.failsafe.debug=-Xss2m ${agent('failsafe')}`,
+      '-DstressGate.log=/w/forks',
+      '-Dsurefire.excludesFile=/w/ex.txt',
+      '-Dfailsafe.excludesFile=/w/ex.txt',
     ]);
   });
   it('excludes whole skipped methods by pattern; one invocation cannot be, it runs and counts as skipped', () => {
@@ -47,25 +57,31 @@ describe('the first pass arguments', () => {
 });
 
 describe('one repetition JVM', () => {
-  it('starts as the fork did: its java, argLine, test classpath (+ the launcher), working directory and environment', () => {
-    const cmd = jvmCommand(fork, '/runner.jar', '/w/req');
+  it('starts as the fork did: its java, argLine (without the gate\'s agent), test classpath (+ the launcher), working directory and environment', () => {
+    const cmd = jvmCommand(jvmOfFork(fork, true), '/runner.jar', '/w/req');
     expect(cmd).toEqual({
       file: '/jdk/bin/java',
       args: ['-Dfrom.argLine=yes', '-Xmx256m', '-cp', '/r/app/target/test-classes:/m2/jupiter.jar:/runner.jar:/m2/launcher.jar', RUNNER_MAIN, '/w/req'],
       cwd: '/r/app',
       env: { EXAMPLE_ENV: 'x', PATH: '/bin' },
     });
+    expect(jvmCommand(jvmOfFork(fork, false), '/other-runner.jar', '/w/req').args).toContain('/r/app/target/test-classes:/m2/jupiter.jar:/runner.jar:/other-runner.jar');
   });
-  it('asks the runner for the fork\'s own system properties and JUnit configuration and exactly the unique IDs, one escaped line each', () => {
-    expect(requestText(fork, ['[engine:junit-jupiter]/[class:A]/[test-template:m(int)]/[test-template-invocation:#3]'], '/w/out.jsonl').split('\n')).toEqual([
+  it('asks the runner for the fork\'s own system properties and JUnit configuration and exactly the unique ID, one escaped line each', () => {
+    const selection = { kind: 'platform' as const, uniqueId: '[engine:junit-jupiter]/[class:A]/[test-template:m(int)]/[test-template-invocation:#3]', configurationParameters: configurationParameters(fork) };
+    expect(requestText(selection, jvmOfFork(fork, true).systemProperties, '/w/out.jsonl').split('\n')).toEqual([
+      'kind platform',
       'out /w/out.jsonl',
       'property app.dir=/r/app/target',
       'property multi.line=a\\nb\\\\c',
-      'property surefire.test.class.path=cp',
       'config junit.jupiter.execution.parallel.enabled=true',
       'select [engine:junit-jupiter]/[class:A]/[test-template:m(int)]/[test-template-invocation:#3]',
       '',
     ]);
+  });
+  it('selects a JUnit 4 test by class and name, a TestNG one with its method and invocation; tabs and newlines escaped', () => {
+    expect(requestText({ kind: 'junit4', className: 'a.B', name: 'adds[1: x\ty]' }, {}, '/o', true).split('\n')).toEqual(['kind junit4', 'out /o', 'test a.B\tadds[1: x\\ty]', 'wait', '']);
+    expect(requestText({ kind: 'testng', className: 'a.B', name: 'adds[1, 2](2)', method: 'adds', invocation: 1 }, {}, '/o').split('\n')).toEqual(['kind testng', 'out /o', 'test a.B\tadds[1, 2](2)\tadds\t1', '']);
   });
 });
 

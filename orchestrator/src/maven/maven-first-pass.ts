@@ -1,35 +1,39 @@
 // The Maven first pass: the user's command as given, plus the listener on every Surefire/Failsafe
-// fork's test classpath (`-Dmaven.test.additionalClasspath`) and the quarantine's excludes. Its
-// results are the forks' listener logs (JUnit Platform unique IDs) and, for tests no listener saw
-// (JUnit 4 or TestNG providers), the Surefire/Failsafe JUnit XML.
+// fork's test classpath (`-Dmaven.test.additionalClasspath`), the fork agent on every fork's command
+// line (`-Dmaven.surefire.debug`, `-Dmaven.failsafe.debug`: appended to the argLine, never replacing
+// it) and the quarantine's excludes. Its results are the forks' listener logs (JUnit Platform
+// unique IDs) and, for tests no listener saw (JUnit 4, JUnit 4.7 and TestNG providers), the
+// Surefire/Failsafe JUnit XML, each test class tied by the agent to the fork that loaded it.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestCaseIdentity } from '#contract';
-import type { BuildFirstPassOptions } from '../gate/build-adapter.js';
+import type { BuildRunner } from '../build-tool/run-build.js';
+import { summarizeFirstPass, unreadFirstPass, type FirstPass } from '../first-pass/first-pass.js';
 import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
-import type { ReadResults } from '../first-pass/read-results.js';
-import { readTaskXml } from '../first-pass/read-results.js';
-import { summarizeFirstPass, unreadFirstPass, type FirstPass } from '../first-pass/run-first-pass.js';
+import { readTaskXml, type ReadResults } from '../first-pass/read-results.js';
 import type { TaskResults } from '../first-pass/test-case-result.js';
-import type { Manifest } from '../gradle/manifest.js';
-import type { GradleRunner } from '../gradle/run-gradle.js';
+import type { BuildFirstPassOptions } from '../gate/build-adapter.js';
+import { parseRunnerLog, platformCases, platformResults, type ForkConfig, type RunnerLog } from '../jvm/runner-log.js';
 import type { Logger } from '../log.js';
-import { parseForkLog, platformCases, type ForkConfig, type ForkLog } from './fork-log.js';
 import { modulePath, mavenTask, type MavenSetup } from './maven-setup.js';
 import { readSettings } from './maven-settings.js';
 import { findReportDirs } from './report-dirs.js';
 
-/** Where the stress pass finds a first-pass test again: its unique ID and the fork that ran it. */
-export interface PlatformSource {
-  uniqueId: string;
+/**
+ * Where the stress pass finds a first-pass test again: the fork that ran it, and how to select it
+ * (the JUnit Platform by unique ID; JUnit 4 and TestNG by class and name, as the provider ran it).
+ */
+export interface ForkSource {
   fork: ForkConfig;
   forkFile: string;
+  runner: 'platform' | 'junit4' | 'testng';
+  uniqueId?: string;
 }
 
-/** The first pass, and the platform source of each (task, suite, XML name, occurrence). */
+/** The first pass, and the fork source of each (task, suite, XML name, occurrence). */
 export interface MavenFirstPass {
   first: FirstPass;
-  sources: Map<string, PlatformSource>;
+  sources: Map<string, ForkSource>;
 }
 
 /** The key of `sources`. */
@@ -39,7 +43,7 @@ export function sourceKey(task: string, suite: string, xmlName: string, occurren
 
 /** What the Maven first pass needs. */
 export interface MavenFirstPassDeps {
-  runMaven: GradleRunner;
+  runMaven: BuildRunner;
   executable: string;
   setup: MavenSetup;
   projectDir: string;
@@ -47,13 +51,23 @@ export interface MavenFirstPassDeps {
   logger: Logger;
 }
 
-/** The arguments added to the user's: the listener jar and its log folder, and the excludes file. */
+/** Surefire's own expansion of `-Dmaven.surefire.debug=true` (a debugger on port 5005). */
+const DEBUG_TRUE = '-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=localhost:5005';
+
+/** The arguments added to the user's: the listener jar and its log folder, the fork agent, and the excludes file. */
 export function firstPassArgs(userArgs: readonly string[], setup: MavenSetup, excludesFile: string | null): string[] {
-  const prefix = '-Dmaven.test.additionalClasspath=';
-  // The user's own additional classpath keeps its elements; ours is appended.
-  const own = userArgs.find((a) => a.startsWith(prefix));
-  const args = userArgs.filter((a) => a !== own);
-  args.push(own ? `${own},${setup.runnerJar}` : `${prefix}${setup.runnerJar}`, `-DstressGate.log=${setup.forkLogDir}`);
+  // The user's own values keep their elements; ours are appended.
+  const merged = (prefix: string, ours: string, join: string) => {
+    const own = args.find((a) => a.startsWith(prefix));
+    if (own) args.splice(args.indexOf(own), 1);
+    const value = own?.slice(prefix.length);
+    args.push(`${prefix}${value ? `${value === 'true' && join === ' ' ? DEBUG_TRUE : value}${join}${ours}` : ours}`);
+  };
+  const args = [...userArgs];
+  merged('-Dmaven.test.additionalClasspath=', setup.runnerJar, ',');
+  // Surefire splits this line into arguments: quoted, so a path with a space stays one.
+  for (const plugin of ['surefire', 'failsafe']) merged(`-Dmaven.${plugin}.debug=`, `"-javaagent:${setup.agentJar}=${setup.forkLogDir}|${plugin}"`, ' ');
+  args.push(`-DstressGate.log=${setup.forkLogDir}`);
   if (excludesFile) args.push(`-Dsurefire.excludesFile=${excludesFile}`, `-Dfailsafe.excludesFile=${excludesFile}`);
   return args;
 }
@@ -83,8 +97,8 @@ export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFir
     ...(o.signal ? { signal: o.signal } : {}),
   });
   try {
-    const { manifest, results, sources } = await readMavenResults(started, deps);
-    return { first: summarizeFirstPass(run, started, { manifest, manifestProblem: null, results }, o), sources };
+    const { settings, results, sources } = await readMavenResults(started, deps);
+    return { first: summarizeFirstPass(run, started, { settings, manifestProblem: null, results }, o), sources };
   } catch (e) {
     deps.logger.child({ module: 'maven-first-pass' }).error({ err: e }, 'reading the first pass failed');
     return { first: unreadFirstPass(run, started, (e as Error).message ?? String(e)), sources: new Map() };
@@ -107,8 +121,10 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     }
     if (files.length) xmlByTask.set(task, { module, dir: r.dir, cases });
   }
-  const forks = await readForkLogs(deps.setup.forkLogDir);
-  const platformByTask = new Map<string, { module: string; forks: ForkLog[] }>();
+  const logs = await readForkLogs(deps.setup.forkLogDir);
+  const forks = logs.filter((l) => !l.config?.agent);
+  const agentForks = logs.filter((l) => l.config?.agent);
+  const platformByTask = new Map<string, { module: string; forks: RunnerLog[] }>();
   for (const fork of forks) {
     if (!fork.config) {
       if (fork.finished.length) out.notes.push(`${fork.file}: a JUnit Platform log without its fork's configuration; its tests cannot be stressed.`);
@@ -122,13 +138,15 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     platformByTask.set(task, entry);
     if (fork.malformed) out.notes.push(`${fork.file}: ${fork.malformed} malformed line(s) ignored.`);
   }
-  const sources = new Map<string, PlatformSource>();
+  const sources = new Map<string, ForkSource>();
   const tasks: TaskResults[] = [];
   for (const task of [...new Set([...xmlByTask.keys(), ...platformByTask.keys()])].sort()) {
     const platform = platformByTask.get(task);
     if (!platform) {
+      // The JUnit 4, JUnit 4.7 or TestNG provider ran this task: the XML names its tests, the agent its forks.
       const xml = xmlByTask.get(task)!;
       tasks.push({ task, module: xml.module, cases: xml.cases });
+      addAgentSources(sources, task, xml.cases, agentForksOf(agentForks, deps.projectDir, task));
       continue;
     }
     // The listener saw this task's JUnit Platform tests: its unique IDs and class names are the
@@ -136,13 +154,13 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     const cases: XmlTestCase[] = [];
     const seen = new Map<string, number>();
     for (const fork of platform.forks) {
-      for (const c of platformCases(fork.finished)) {
+      for (const c of platformCases(platformResults(fork.finished))) {
         const { uniqueId, ...xmlCase } = c;
         cases.push(xmlCase);
         const k = JSON.stringify([c.suite, c.name]);
         const occurrence = (seen.get(k) ?? 0) + 1;
         seen.set(k, occurrence);
-        sources.set(sourceKey(task, c.suite, c.name, occurrence), { uniqueId, fork: fork.config!, forkFile: fork.file });
+        sources.set(sourceKey(task, c.suite, c.name, occurrence), { uniqueId, fork: fork.config!, forkFile: fork.file, runner: 'platform' });
       }
     }
     tasks.push({ task, module: platform.module, cases });
@@ -150,31 +168,53 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
   out.tasks = tasks;
   const { settings, problems } = await readSettings(deps.projectDir);
   out.notes.push(...problems.map((p) => `.mvn/stress-gate.properties: ${p}`));
-  const manifest: Manifest = {
-    pluginVersion: '0.1.0',
-    gradleVersion: 'none (Maven)',
-    rootDir: deps.projectDir,
-    settings: { mode: settings.mode ?? null, serverUrl: settings.serverUrl ?? null, project: settings.project ?? null, requestTimeoutSeconds: settings.requestTimeoutSeconds ?? null, executor: null },
-    testTasks: tasks.map((t) => ({ path: t.task, projectPath: t.module, name: t.task.slice(t.task.lastIndexOf(':') + 1), junitXmlDir: xmlByTask.get(t.task)?.dir ?? null })),
-  };
-  return { manifest, results: out, sources };
+  const blockSettings = { mode: settings.mode ?? null, serverUrl: settings.serverUrl ?? null, project: settings.project ?? null, requestTimeoutSeconds: settings.requestTimeoutSeconds ?? null, executor: null };
+  return { settings: blockSettings, results: out, sources };
 }
 
-async function readForkLogs(dir: string): Promise<ForkLog[]> {
+async function readForkLogs(dir: string): Promise<RunnerLog[]> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
-  const logs: ForkLog[] = [];
+  const logs: RunnerLog[] = [];
   for (const n of names) {
     const file = path.join(dir, n);
-    logs.push(parseForkLog(await readFile(file, 'utf8'), file));
+    logs.push(parseRunnerLog(await readFile(file, 'utf8'), file));
   }
   return logs;
+}
+
+/** The agent's forks of one task: same module (basedir) and plugin. */
+function agentForksOf(agentForks: readonly RunnerLog[], projectDir: string, task: string): RunnerLog[] {
+  return agentForks.filter((l) => {
+    const c = l.config!;
+    return mavenTask(modulePath(projectDir, c.basedir ?? c.userDir), c.plugin === 'failsafe' ? 'failsafe' : 'surefire') === task;
+  });
+}
+
+/**
+ * Ties each XML case of a task to the fork that loaded its class (a nested class counts as its
+ * outer one's), with the provider's runner kind. A case no fork loaded has no source: the stress
+ * pass says it cannot be selected, never that it passed.
+ */
+function addAgentSources(sources: Map<string, ForkSource>, task: string, cases: readonly XmlTestCase[], forks: readonly RunnerLog[]): void {
+  const forkOfClass = new Map<string, RunnerLog>();
+  for (const f of forks) for (const c of f.classes) if (!forkOfClass.has(c)) forkOfClass.set(c, f);
+  const seen = new Map<string, number>();
+  for (const c of cases) {
+    const k = JSON.stringify([c.suite, c.name]);
+    const occurrence = (seen.get(k) ?? 0) + 1;
+    seen.set(k, occurrence);
+    const fork = forkOfClass.get(c.suite) ?? forkOfClass.get(c.suite.replace(/\$.*$/, '')) ?? (forks.length === 1 ? forks[0] : undefined);
+    const provider = fork?.config?.provider;
+    if (!fork?.config || (provider !== 'junit4' && provider !== 'junit47' && provider !== 'testng')) continue;
+    sources.set(sourceKey(task, c.suite, c.name, occurrence), { fork: fork.config, forkFile: fork.file, runner: provider === 'testng' ? 'testng' : 'junit4' });
+  }
 }
 
 /**
  * Surefire or Failsafe: both forks look alike from inside, so a fork is Failsafe's when a class it
  * ran has a fresh report in the module's failsafe-reports and none in its surefire-reports.
  */
-async function pluginOf(fork: ForkLog, moduleDir: string, since: number): Promise<'surefire' | 'failsafe'> {
+async function pluginOf(fork: RunnerLog, moduleDir: string, since: number): Promise<'surefire' | 'failsafe'> {
   const fresh = (file: string) => stat(file).then((s) => s.mtimeMs >= Math.floor(since / 1000) * 1000, () => false);
   for (const top of new Set(fork.finished.map((f) => f.className.replace(/\$.*$/, '')))) {
     const inFailsafe = await fresh(path.join(moduleDir, 'target', 'failsafe-reports', `TEST-${top}.xml`));

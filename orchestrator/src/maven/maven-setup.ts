@@ -1,46 +1,57 @@
-// Where Maven and the JUnit Platform runner jar are, and the per-invocation temp dir.
+// Which Maven runs, where the JVM runner jars are, and the per-invocation temp dir.
 import { access, mkdir, mkdtemp } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PluginMissingError } from '../errors.js';
-import { packageRoot } from '../gradle/gradle-setup.js';
-
-// Built by `make plugin` (mvn package in orchestrator/junit-platform-runner) and shipped in the package.
-const RUNNER_JAR = path.join('junit-platform-runner', 'target', 'stress-gate-junit-platform-runner.jar');
+import { runnerJars } from '../jvm/runner-jars.js';
 
 /** The per-invocation files of a Maven run. */
 export interface MavenSetup {
   workDir: string;
-  /** The listener + runner jar, put on every fork's test classpath. */
+  /** The runner and JUnit Platform listener jar, put on every fork's test classpath. */
   runnerJar: string;
-  /** Where the listener writes one file per fork in the first pass. */
+  /** The fork agent, added to every Surefire/Failsafe fork's command line. */
+  agentJar: string;
+  /** Where the listener and the agent write one file per fork in the first pass. */
   forkLogDir: string;
 }
 
-/** `./mvnw` when the project has an executable wrapper, else `mvn` from PATH. */
-export async function mavenExecutable(projectDir: string): Promise<string> {
-  const wrapper = path.join(projectDir, 'mvnw');
-  try {
-    await access(wrapper, constants.X_OK);
-    return wrapper;
-  } catch {
-    return 'mvn';
-  }
+/** The Maven that runs, and why that one: said before the first pass. */
+export interface MavenExecutable {
+  executable: string;
+  /** e.g. "mvn from PATH", "the project's wrapper ./mvnw", "--maven-executable". */
+  origin: string;
+  /** A note when another Maven was at hand (the project has a wrapper that is not used). */
+  note: string | null;
 }
 
-/** Finds the runner jar (STRESS_GATE_JUNIT_RUNNER_JAR overrides) and makes the temp dir. */
-export async function prepareMaven(env: NodeJS.ProcessEnv, root = packageRoot()): Promise<MavenSetup> {
-  const jar = env['STRESS_GATE_JUNIT_RUNNER_JAR'] ? path.resolve(env['STRESS_GATE_JUNIT_RUNNER_JAR']) : path.join(root, RUNNER_JAR);
-  try {
-    await access(jar, constants.R_OK);
-  } catch {
-    throw new PluginMissingError(`the stress gate's JUnit Platform runner is not built: ${jar} does not exist (in a checkout: make plugin; or set STRESS_GATE_JUNIT_RUNNER_JAR)`);
+/**
+ * The Maven to run: --maven-executable, else STRESS_GATE_MAVEN, else what the command names (`mvn`
+ * from PATH, or `./mvnw`, the project's wrapper). Relative paths are the project directory's.
+ */
+export async function mavenExecutable(command: 'mvn' | './mvnw', projectDir: string, explicit: { flag?: string | undefined; env?: string | undefined }): Promise<MavenExecutable> {
+  const chosen = explicit.flag ? { value: explicit.flag, origin: '--maven-executable' } : explicit.env ? { value: explicit.env, origin: 'STRESS_GATE_MAVEN' } : null;
+  if (chosen) {
+    const executable = chosen.value.includes('/') ? path.resolve(projectDir, chosen.value) : chosen.value;
+    return { executable, origin: chosen.origin, note: null };
   }
+  const wrapper = path.join(projectDir, 'mvnw');
+  const hasWrapper = await access(wrapper, constants.X_OK).then(() => true, () => false);
+  if (command === './mvnw') return { executable: wrapper, origin: "the project's wrapper", note: null };
+  return {
+    executable: 'mvn',
+    origin: 'mvn from PATH',
+    note: hasWrapper ? "the project has a Maven wrapper (./mvnw): run `stress-orchestrator ./mvnw …` or pass --maven-executable ./mvnw to use it" : null,
+  };
+}
+
+/** Finds the runner jars and makes the temp dir. */
+export async function prepareMaven(env: NodeJS.ProcessEnv): Promise<MavenSetup> {
+  const jars = await runnerJars(env);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-'));
   const forkLogDir = path.join(workDir, 'forks');
   await mkdir(forkLogDir);
-  return { workDir, runnerJar: jar, forkLogDir };
+  return { workDir, runnerJar: jars.runner, agentJar: jars.agent, forkLogDir };
 }
 
 /**

@@ -56,7 +56,7 @@ export interface GateReport {
   /** How strong the clean results are: the failure rate ruled out by the fewest clean repetitions (null: none passed). */
   detection?: DetectionPower | null;
   /** Telemetry: the ceiling prediction made before the pass and the JVM start it assumed (null: no prediction). */
-  timing?: { predictedMs: number; jvmStartMs: number } | null;
+  timing?: { predictedMs: number; jvmStartMs: number; concurrency: number; jvms: number } | null;
   /**
    * The gate's own time around the first pass (ms): from the process's start to Gradle's, Gradle's
    * own (the first pass), and from Gradle's end to the start of the stress pass (or to the

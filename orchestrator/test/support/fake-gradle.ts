@@ -2,11 +2,11 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { GradleRunner } from '../../src/gradle/run-gradle.js';
+import type { BuildRunner } from '../../src/build-tool/run-build.js';
 import type { GradleSetup } from '../../src/gradle/gradle-setup.js';
-import type { StressPlan } from '../../src/repetitions/stress-plan.js';
-import { repetitionTaskPath } from '../../src/repetitions/read-repetitions.js';
-import { resultsLogPath } from '../../src/first-pass/results-log.js';
+import type { StressPlan } from '../../src/gradle/stress-plan.js';
+import { repetitionTaskPath } from '../../src/gradle/read-repetitions.js';
+import { resultsLogPath } from '../../src/gradle/results-log.js';
 
 export interface FakeCase {
   suite: string;
@@ -16,7 +16,7 @@ export interface FakeCase {
 }
 
 export interface FakeGradle {
-  runner: GradleRunner;
+  runner: BuildRunner;
   calls: string[][];
   setup: () => Promise<GradleSetup>;
   dir: string;
@@ -54,7 +54,7 @@ export async function fakeGradle(options: {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fake-gradle-'));
   const calls: string[][] = [];
   const xmlDir = path.join(dir, 'app/build/test-results/test');
-  const runner: GradleRunner = async (_exe, args) => {
+  const runner: BuildRunner = async (_exe, args) => {
     calls.push(args);
     const prop = (name: string) => args.find((a) => a.startsWith(`-PstressGate.${name}=`))?.split('=').slice(1).join('=');
     const manifest = prop('manifest')!;
@@ -109,7 +109,7 @@ export async function fakeGradle(options: {
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'fake-setup-'));
     const manifest = path.join(workDir, 'manifest.json');
     const initScript = path.join(workDir, 'init.gradle');
-    return { workDir, manifest, initScript, baseArgs: ['-I', initScript, `-PstressGate.manifest=${manifest}`] };
+    return { workDir, manifest, initScript, runnerJar: path.join(workDir, 'runner.jar'), baseArgs: ['-I', initScript, `-PstressGate.manifest=${manifest}`] };
   };
   return { runner, calls, setup, dir };
 }

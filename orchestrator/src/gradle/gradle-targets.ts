@@ -1,0 +1,60 @@
+// The Gradle side of the direct executor: each candidate as a StressTarget, its JVM the Test
+// task's own fork settings (exported by the plugin when the task ran in the first pass), its
+// selection by the task's framework: JUnit 4 by class and name, TestNG by class, method and
+// invocation, the JUnit Platform (useJUnitPlatform, or JUnit 4's JUnitPlatform runner) by unique ID.
+import type { GateCandidate } from '../candidates/gate-candidate.js';
+import { configurationParameters } from '../jvm/fork-jvm.js';
+import type { ForkConfig } from '../jvm/runner-log.js';
+import type { JvmSpec, Selection, StressTarget } from '../jvm/stress-target.js';
+import { testNgName } from '../jvm/testng-names.js';
+import { readForkSpec, type ForkSpec } from './fork-spec.js';
+
+/** The targets, and candidates the direct executor cannot select (with why); or why it cannot run at all. */
+export type GradleTargets =
+  | { ok: true; targets: StressTarget[]; unrunnable: { candidate: GateCandidate; why: string }[] }
+  | { ok: false; why: string };
+
+/** Plans `stress` (candidates with a source) for the direct executor. */
+export async function gradleTargets(stress: readonly GateCandidate[], manifest: string, platformConfig: ReadonlyMap<string, ForkConfig>): Promise<GradleTargets> {
+  const specs = new Map<string, ForkSpec>();
+  const targets: StressTarget[] = [];
+  const unrunnable: { candidate: GateCandidate; why: string }[] = [];
+  for (const candidate of stress) {
+    const source = candidate.source;
+    if (!source) continue;
+    let spec = specs.get(source.task);
+    if (!spec) {
+      const read = await readForkSpec(manifest, source.task);
+      if (!read.ok) return { ok: false, why: read.why };
+      spec = read.spec;
+      specs.set(source.task, spec);
+    }
+    const platform = platformConfig.get(source.task);
+    const jvm = jvmOfSpec(spec, source.uniqueId ? platform : undefined);
+    const selection = selectionOf(candidate, spec, platform);
+    if (typeof selection === 'string') unrunnable.push({ candidate, why: selection });
+    else targets.push({ candidate, jvm, jvmKey: source.task, selection, occurrence: selection.kind === 'junit4' ? source.occurrence : 1 });
+  }
+  return { ok: true, targets, unrunnable };
+}
+
+/** The Test task's JVM; a platform test also needs the platform's launcher, which Gradle 4.6+ supplies from its own distribution. */
+function jvmOfSpec(spec: ForkSpec, platform: ForkConfig | undefined): JvmSpec {
+  const classpath = [...spec.classpath];
+  if (platform?.launcherJar && !classpath.includes(platform.launcherJar)) classpath.push(platform.launcherJar);
+  // Gradle passes the task's system properties as -D arguments (getAllJvmArgs): nothing more to set.
+  return { java: spec.executable, jvmArgs: spec.jvmArgs, classpath, workingDir: spec.workingDir, environment: spec.environment, systemProperties: {} };
+}
+
+function selectionOf(c: GateCandidate, spec: ForkSpec, platform: ForkConfig | undefined): Selection | string {
+  const source = c.source!;
+  if (source.uniqueId) return { kind: 'platform', uniqueId: source.uniqueId, configurationParameters: platform ? configurationParameters(platform) : {} };
+  switch (spec.framework) {
+    case 'testng':
+      return { kind: 'testng', className: c.suite, name: source.xmlName, ...testNgName(source.xmlName, 'gradle') };
+    case 'junit':
+      return { kind: 'junit4', className: c.suite, name: source.xmlName };
+    default:
+      return `${source.task} runs the JUnit Platform and its listener did not report this test's unique ID`;
+  }
+}

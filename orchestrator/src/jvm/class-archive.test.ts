@@ -1,0 +1,66 @@
+// Through the real JDK (java on PATH, as every Gradle build here has): the archive is recorded,
+// dumped, checked and then used; a task with its own class sharing and a list that cannot be
+// dumped get none, and a failure is not tried again.
+import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '../log.js';
+import { planClassArchive } from './class-archive.js';
+import type { ForkSpec } from '../gradle/fork-spec.js';
+
+const java = execFileSync('bash', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' }).trim();
+const spec = (jvmArgs: string[] = []): ForkSpec => ({ path: ':app:test', framework: 'junit', executable: java, jvmArgs, classpath: [], workingDir: '/', environment: {} });
+const fresh = () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'class-archive-'));
+  return { work: root, env: { STRESS_GATE_CACHE_DIR: path.join(root, 'cache') } };
+};
+
+describe('the JDK class archive', () => {
+  it('is recorded by a real JVM, dumped, checked, and then mapped by the next pass', async () => {
+    const { work, env } = fresh();
+    const first = await planClassArchive(spec(['-Xmx256m']), work, env, silentLogger());
+    if (first.state !== 'record') throw new Error(`expected record, got ${JSON.stringify(first)}`);
+    expect(await first.make()).toBeNull(); // nothing recorded yet: nothing made, and no failure remembered
+    execFileSync(java, ['-Xmx256m', ...first.recordArgs, '-version'], { stdio: 'ignore' });
+    const file = await first.make();
+    expect(file).toMatch(/jdk-class-archives\/[0-9a-f]{20}\.jsa$/);
+    const next = await planClassArchive(spec(['-Xmx256m']), work, env, silentLogger());
+    expect(next).toEqual({ state: 'use', file, args: [`-XX:SharedArchiveFile=${file}`] });
+    // The JVM maps it (-Xshare:on refuses to start otherwise).
+    execFileSync(java, ['-Xmx256m', '-Xshare:on', ...(next.state === 'use' ? next.args : []), '-version'], { stdio: 'ignore' });
+    // Other -X options are another key: recorded again.
+    expect((await planClassArchive(spec(['-Xmx512m']), work, env, silentLogger())).state).toBe('record');
+  }, 60_000);
+
+  it('two runs making the same archive at once both succeed, and no failure is remembered', async () => {
+    const { work, env } = fresh();
+    const [a, b] = await Promise.all([0, 1].map(() => planClassArchive(spec(['-Xmx192m']), work, env, silentLogger())));
+    if (a?.state !== 'record' || b?.state !== 'record') throw new Error('expected two recordings');
+    execFileSync(java, ['-Xmx192m', ...a.recordArgs, '-version'], { stdio: 'ignore' });
+    const made = await Promise.all([a.make(), b.make()]);
+    expect(made[0]).toMatch(/\.jsa$/);
+    expect(made[1]).toBe(made[0]);
+    expect(readdirSync(path.join(env.STRESS_GATE_CACHE_DIR, 'jdk-class-archives'))).toEqual([path.basename(made[0]!)]);
+  }, 60_000);
+
+  it('leaves alone a task that sets its own class sharing, and is off when STRESS_GATE_CLASS_ARCHIVE is', async () => {
+    const { work, env } = fresh();
+    expect(await planClassArchive(spec(['-Xshare:off']), work, env, silentLogger())).toMatchObject({ state: 'off', why: 'the task sets its own class sharing' });
+    expect(await planClassArchive(spec(['-XX:SharedArchiveFile=/x.jsa']), work, env, silentLogger())).toMatchObject({ state: 'off' });
+    expect(await planClassArchive(spec(), work, { ...env, STRESS_GATE_CLASS_ARCHIVE: 'no' }, silentLogger())).toMatchObject({ state: 'off' });
+    expect(await planClassArchive({ ...spec(), executable: '/nowhere/bin/java' }, work, env, silentLogger())).toMatchObject({ state: 'off' });
+  });
+
+  it('a list that cannot be dumped makes no archive, and the failure is not tried again', async () => {
+    const { work, env } = fresh();
+    const first = await planClassArchive(spec(['-Xmx128m']), work, env, silentLogger());
+    if (first.state !== 'record') throw new Error('expected record');
+    writeFileSync(first.list, '@this is not a class list line\n');
+    expect(await first.make()).toBeNull();
+    const again = await planClassArchive(spec(['-Xmx128m']), work, env, silentLogger());
+    expect(again).toMatchObject({ state: 'off', why: expect.stringMatching(/^making it failed before: /) });
+    expect(existsSync(path.join(env.STRESS_GATE_CACHE_DIR, 'jdk-class-archives'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,35 @@
+// Pure: a fresh JVM like a test JVM that the stress gate's listener or fork agent saw from inside
+// (a Surefire/Failsafe fork; a Gradle platform test JVM's launcher): java, JVM arguments, test
+// class path, working directory, environment and the system properties the booter set.
+import path from 'node:path';
+import type { ForkConfig } from './runner-log.js';
+import type { JvmSpec } from './stress-target.js';
+
+// Properties the JVM itself sets, or Surefire's booter, or the gate's own: the fresh JVM has its own.
+const NOT_COPIED =
+  /^(java\.(vm|runtime|specification|vendor|version|class\.version|home|library\.path|class\.path)|sun\.|jdk\.|os\.|user\.(dir|home|name)$|line\.separator$|file\.separator$|path\.separator$|native\.encoding$|stressGate\.|surefire\.(real\.class\.path|test\.class\.path)$|maven\.(surefire|failsafe)\.debug$)/;
+
+/** The gate's own JVM arguments in a first-pass fork (the fork agent): never copied. */
+const GATE_ARG = /^-javaagent:.*stress-gate-jvm-runner-agent\.jar/;
+
+/** The fork's java executable. */
+export const forkJava = (fork: ForkConfig): string => path.join(fork.javaHome, 'bin', 'java');
+
+/** The JVM of a fork; the platform's launcher is added when it is not on the test class path. */
+export function jvmOfFork(fork: ForkConfig, withLauncher: boolean): JvmSpec {
+  const classpath = fork.testClassPath.split(path.delimiter).filter((e) => e !== '');
+  if (withLauncher && fork.launcherJar && !classpath.includes(fork.launcherJar)) classpath.push(fork.launcherJar);
+  return {
+    java: forkJava(fork),
+    jvmArgs: fork.inputArguments.filter((a) => !GATE_ARG.test(a)),
+    classpath,
+    workingDir: fork.userDir,
+    environment: { ...fork.environment },
+    systemProperties: Object.fromEntries(Object.entries(fork.systemProperties).filter(([k]) => !NOT_COPIED.test(k))),
+  };
+}
+
+/** The platform's configuration parameters of a fork that are not already system properties (the platform falls back to those). */
+export function configurationParameters(fork: ForkConfig): Record<string, string> {
+  return Object.fromEntries(Object.entries(fork.configurationParameters).filter(([k, v]) => fork.systemProperties[k] !== v));
+}

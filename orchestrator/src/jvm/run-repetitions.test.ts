@@ -1,0 +1,209 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { candidate } from '../../test/support/builders.js';
+import { silentLogger } from '../log.js';
+import type { ClassArchive } from './class-archive.js';
+import type { JvmExit, JvmLauncher } from './launch-jvm.js';
+import { createProgress, progressLine } from './progress.js';
+import { runRepetitions } from './run-repetitions.js';
+import type { Selection, StressTarget } from './stress-target.js';
+
+const S = 'com.shop.CheckoutTest';
+const jvm = { java: '/jdk/bin/java', jvmArgs: ['-Xmx64m'], classpath: ['/c'], workingDir: '/w', environment: { A: 'b' }, systemProperties: { 'shop.mode': 'test' } };
+const target = (name: string, reps: number, selection: Selection = { kind: 'junit4', className: S, name }, occurrence = 1): StressTarget => ({
+  candidate: candidate(name, { testCaseId: name, repetitions: reps }),
+  jvm,
+  jvmKey: ':app:test',
+  selection,
+  occurrence,
+});
+
+/** Resolves once `stop` is aborted, at once if it already is. */
+const aborted = (stop: AbortSignal) => new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+
+type Behaviour = 'SUCCESS' | 'FAILURE' | 'SKIPPED' | 'die' | 'hang' | 'nothing' | 'twice';
+
+/** A fake JVM: reads the request like the runner, and does what `behave(test, n-th JVM)` says. */
+function fakeJvm(behave: (test: string, n: number) => Behaviour) {
+  const requests: string[][] = [];
+  const args: string[][] = [];
+  let running = 0;
+  let max = 0;
+  const launch: JvmLauncher = (cmd, output, stop) => {
+    const n = requests.length;
+    args.push(cmd.args);
+    const done = (async (): Promise<JvmExit> => {
+      running++;
+      max = Math.max(max, running);
+      try {
+        const lines = (await readFile(cmd.args.at(-1)!, 'utf8')).trim().split('\n');
+        requests.push(lines);
+        const out = lines.find((l) => l.startsWith('out '))!.slice(4);
+        const test = lines.find((l) => l.startsWith('test ') || l.startsWith('select '))!.replace(/^(test|select) /, '');
+        const [className, name] = test.includes('\t') ? test.split('\t') : [S, test];
+        const b = behave(name!, n);
+        await new Promise((r) => setTimeout(r, 3));
+        const uniqueId = test.includes('\t') ? null : test;
+        const line = (o: object) => `${JSON.stringify({ className, name, uniqueId, ...o })}\n`;
+        if (b === 'nothing') return { exitCode: 2, signal: null, killed: false, startError: null, pid: 1 };
+        let text = line({ event: 'started' });
+        await writeFile(output.stdout, `hello from repetition ${n}\n`);
+        if (b === 'die') {
+          await writeFile(out, text);
+          await writeFile(output.stderr, 'Exception in thread "main"\nbye\n');
+          await writeFile(path.join(path.dirname(out), 'hs_err_pid4242.log'), '# A fatal error\n');
+          return { exitCode: null, signal: 'SIGABRT', killed: false, startError: null, pid: 4242 };
+        }
+        if (b === 'hang') {
+          await writeFile(out, text);
+          await aborted(stop);
+          return { exitCode: null, signal: 'SIGKILL', killed: true, startError: null, pid: 5 };
+        }
+        const failure = b === 'FAILURE' ? { type: 'java.lang.AssertionError', message: 'expected 30 but was 27', trace: `java.lang.AssertionError: expected 30 but was 27\n\tat ${S}.${name}(CheckoutTest.java:42)` } : undefined;
+        text += line({ event: 'finished', result: b === 'twice' ? 'SUCCESS' : b, durationMs: 7, ...(failure ? { failure } : {}) });
+        if (b === 'twice') text += line({ event: 'started' }) + line({ event: 'finished', result: 'FAILURE', durationMs: 8 });
+        await writeFile(out, text);
+        return { exitCode: 0, signal: null, killed: false, startError: null, pid: 6 };
+      } finally {
+        running--;
+      }
+    })();
+    return { go: () => undefined, discard: () => undefined, done };
+  };
+  return { launch, requests, args, maxAtOnce: () => max };
+}
+
+async function run(targets: StressTarget[], behave: (test: string, n: number) => Behaviour, o: { concurrency?: number; deadlineMs?: number; signal?: AbortSignal; archives?: Map<string, ClassArchive> } = {}) {
+  const outputDir = await mkdtemp(path.join(os.tmpdir(), 'repetitions-'));
+  const fake = fakeJvm(behave);
+  const r = await runRepetitions(
+    { targets, runnerJar: '/runner.jar', outputDir, concurrency: o.concurrency ?? 2, deadlineMs: o.deadlineMs ?? 60_000, ...(o.archives ? { archives: o.archives } : {}) },
+    { launch: fake.launch, logger: silentLogger(), ...(o.signal ? { signal: o.signal } : {}) },
+  );
+  const statuses = (name: string) => r.repetitions.get(name)!.map((x) => (x.crashed ? 'crash' : x.status));
+  return { r, fake, statuses, outputDir };
+}
+
+describe('the repetition scheduler', () => {
+  it('gives every candidate a fresh JVM of its own in every repetition, at most `concurrency` at once', async () => {
+    const { r, fake, statuses } = await run([target('a', 10), target('b', 3)], () => 'SUCCESS');
+    expect(fake.requests).toHaveLength(13);
+    // One test per JVM: a candidate never runs after another in the same JVM.
+    for (const lines of fake.requests) expect(lines.filter((l) => l.startsWith('test '))).toHaveLength(1);
+    expect(fake.maxAtOnce()).toBe(2);
+    expect(statuses('a')).toEqual(Array(10).fill('success'));
+    expect(statuses('b')).toEqual(Array(3).fill('success'));
+    expect(r).toMatchObject({ jvms: 13, confirmed: 0, cut: false, cancelled: false, problems: [] });
+  });
+
+  it('starts each JVM as the build did, with the runner jar, the fork\'s properties and the crash file in the repetition\'s folder', async () => {
+    const { fake, outputDir } = await run([target('a', 1)], () => 'SUCCESS');
+    const args = fake.args[0]!;
+    expect(args.slice(0, 2)).toEqual(['-Xmx64m', `-XX:ErrorFile=${path.join(outputDir, '1-CheckoutTest.a', 'rep-1', 'hs_err_pid%p.log')}`]);
+    expect(args.slice(2, 5)).toEqual(['-cp', '/c:/runner.jar', 'dev.stressgate.jvm.StressRunner']);
+    expect(fake.requests[0]).toEqual(['kind junit4', `out ${path.join(outputDir, '1-CheckoutTest.a', 'rep-1', 'results.jsonl')}`, 'property shop.mode=test', `test ${S}\ta`]);
+  });
+
+  it('keeps what the runner caught of a failure, and the JVM\'s output', async () => {
+    const { r } = await run([target('a', 3)], (_t, n) => (n === 1 ? 'FAILURE' : 'SUCCESS'), { concurrency: 1 });
+    const failed = r.repetitions.get('a')!.find((x) => x.status === 'failure')!;
+    expect(failed).toMatchObject({ repetition: 2, durationMs: 7 });
+    expect(failed.failure).toEqual({
+      kind: 'failure', type: 'java.lang.AssertionError', message: 'expected 30 but was 27', trace: `java.lang.AssertionError: expected 30 but was 27\n\tat ${S}.a(CheckoutTest.java:42)`,
+      stdoutTail: 'hello from repetition 1\n', stderrTail: null, exitCode: null, signal: null, hsErrFile: null,
+    });
+  });
+
+  it('runs again alone a candidate that failed while JVMs ran side by side; that run is its verdict', async () => {
+    // Fails only in the first 20 JVMs (the concurrent ones): a collision, not the test's own flakiness.
+    const { r, fake, statuses } = await run([target('a', 10), target('b', 10)], (t, n) => (t === 'a' && n < 20 && n % 3 === 0 ? 'FAILURE' : 'SUCCESS'));
+    expect(r.confirmed).toBe(1);
+    expect(fake.requests).toHaveLength(30);
+    expect(statuses('a')).toEqual(Array(10).fill('success'));
+    expect(statuses('b')).toHaveLength(10);
+  });
+
+  it('a JVM that died under its candidate is a failure, with its exit signal, output and crash file', async () => {
+    const { r, statuses } = await run([target('a', 5)], (_t, n) => (n === 3 ? 'die' : 'SUCCESS'), { concurrency: 1 });
+    expect(statuses('a')).toEqual(['success', 'success', 'success', 'crash', 'success']);
+    const crash = r.repetitions.get('a')![3]!.failure!;
+    expect(crash).toMatchObject({ kind: 'crash', signal: 'SIGABRT', exitCode: null, stderrTail: 'Exception in thread "main"\nbye\n', stdoutTail: 'hello from repetition 3\n' });
+    expect(crash.hsErrFile).toMatch(/1-CheckoutTest\.a\/rep-4\/hs_err_pid4242\.log$/);
+  });
+
+  it('a JVM that ran nothing is the gate\'s problem, named, never a pass or a failure; a skipped repetition is absent', async () => {
+    const { r, statuses } = await run([target('a', 3)], (_t, n) => (n === 0 ? 'nothing' : n === 1 ? 'SKIPPED' : 'SUCCESS'), { concurrency: 1 });
+    expect(statuses('a')).toEqual(['success']);
+    expect(r.problems).toEqual([expect.stringMatching(/^repetition 1 of com\.shop\.CheckoutTest\.a: the JVM exited with code 2 before the test ran; see .*stderr\.log\.$/)]);
+  });
+
+  it('takes a repeated JUnit 4 name\'s result by occurrence, and a platform test by its unique ID', async () => {
+    const second = target('m [#2]', 1, { kind: 'junit4', className: S, name: 'twice' }, 2);
+    const { statuses } = await run([second], () => 'twice');
+    expect(statuses('m [#2]')).toEqual(['failure']);
+    const platform = target('p', 2, { kind: 'platform', uniqueId: 'p', configurationParameters: {} });
+    const { statuses: ps, fake } = await run([platform], () => 'SUCCESS');
+    expect(ps('p')).toEqual(['success', 'success']);
+    expect(fake.requests[0]).toContain('select p');
+  });
+
+  it('the ceiling kills the running JVMs and starts no more: cut, nothing recorded for what it stopped', async () => {
+    const { r, fake, statuses } = await run([target('a', 4)], (_t, n) => (n === 1 ? 'hang' : 'SUCCESS'), { concurrency: 1, deadlineMs: 300 });
+    expect(r).toMatchObject({ cut: true, cancelled: false, problems: [] });
+    expect(statuses('a')).toEqual(['success']);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('cancellation stops the pass: cancelled, not cut; nothing runs after an early abort', async () => {
+    const controller = new AbortController();
+    const { r } = await run([target('a', 4)], (_t, n) => (n === 1 && setTimeout(() => controller.abort('SIGTERM'), 10), n === 1 ? 'hang' : 'SUCCESS'), { concurrency: 1, signal: controller.signal });
+    expect(r).toMatchObject({ cancelled: true, cut: false });
+    const early = await run([target('a', 4)], () => 'SUCCESS', { signal: AbortSignal.abort('SIGINT') });
+    expect(early.fake.requests).toHaveLength(0);
+    expect(early.r.cancelled).toBe(true);
+  });
+});
+
+describe('the scheduler and the JDK class archive', () => {
+  const xx = (args: string[][]) => args.map((a) => a.filter((x) => x.startsWith('-XX:') && !x.startsWith('-XX:ErrorFile')));
+  it('maps the archive in every JVM, before the class path', async () => {
+    const { fake } = await run([target('a', 2), target('b', 2)], () => 'SUCCESS', { archives: new Map([[':app:test', { state: 'use', file: '/c/x.jsa', args: ['-XX:SharedArchiveFile=/c/x.jsa'] }]]) });
+    expect(xx(fake.args)).toEqual(Array(4).fill(['-XX:SharedArchiveFile=/c/x.jsa']));
+  });
+
+  it('records the class list in the first JVM only, and makes the archive once the pass is over (not after a cancel)', async () => {
+    let made = 0;
+    const record = (): ClassArchive => ({ state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make: async () => (made++, '/c/x.jsa') });
+    const { fake, r } = await run([target('a', 3)], () => 'SUCCESS', { concurrency: 1, archives: new Map([[':app:test', record()]]) });
+    await r.archiving;
+    expect(xx(fake.args)).toEqual([['-XX:DumpLoadedClassList=/w/l.txt'], [], []]);
+    expect(made).toBe(1);
+    const cancelled = await run([target('a', 3)], () => 'SUCCESS', { archives: new Map([[':app:test', record()]]), signal: AbortSignal.abort('SIGINT') });
+    await cancelled.r.archiving;
+    expect(made).toBe(1);
+  });
+});
+
+describe('progress', () => {
+  it('words a progress line', () => {
+    expect(progressLine(3, 10, 1, 65_000)).toMatch(/^stress pass: 3\/10 repetitions, 1 failure, .+ left before the ceiling$/);
+  });
+
+  it('writes a CI log line at each tenth of the pass, at least every 10 s, and at the end', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const p = createProgress({ write: (t) => lines.push(t), tty: false, total: 200, deadlineAt: 600_000, now: () => now });
+    for (let i = 0; i < 200; i++) p.finished(0);
+    expect(lines).toHaveLength(10);
+    expect(lines.at(-1)).toMatch(/^stress-gate: stress pass: 200\/200 repetitions/);
+    lines.length = 0;
+    const slow = createProgress({ write: (t) => lines.push(t), tty: false, total: 200, deadlineAt: 600_000, now: () => now });
+    for (let i = 0; i < 5; i++) {
+      now += 11_000;
+      slow.finished(1);
+    }
+    expect(lines).toHaveLength(5);
+  });
+});

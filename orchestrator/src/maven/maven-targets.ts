@@ -1,0 +1,38 @@
+// The Maven side of the direct executor: each candidate as a StressTarget, its JVM the Surefire or
+// Failsafe fork that ran it in the first pass (JVM, argLine, test class path, system properties,
+// environment, working directory), its selection the provider's: the JUnit Platform by unique ID,
+// JUnit 4 and 4.7 by class and name, TestNG by class, method and invocation.
+import type { GateCandidate } from '../candidates/gate-candidate.js';
+import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
+import type { Selection, StressTarget } from '../jvm/stress-target.js';
+import { testNgName } from '../jvm/testng-names.js';
+import { sourceKey, type ForkSource } from './maven-first-pass.js';
+
+/** The targets, and the candidates no fork can run again (with why). */
+export function mavenTargets(stress: readonly GateCandidate[], sources: ReadonlyMap<string, ForkSource>): { targets: StressTarget[]; unrunnable: { candidate: GateCandidate; why: string }[] } {
+  const targets: StressTarget[] = [];
+  const unrunnable: { candidate: GateCandidate; why: string }[] = [];
+  for (const candidate of stress) {
+    const s = candidate.source;
+    if (!s || !candidate.repetitions) continue;
+    const src = sources.get(sourceKey(s.task, candidate.suite, s.xmlName, s.occurrence));
+    if (!src) {
+      unrunnable.push({ candidate, why: 'no Surefire or Failsafe fork was seen running it (forkCount=0 runs tests inside Maven itself, or its fork did not start the stress gate\'s agent)' });
+      continue;
+    }
+    const selection: Selection =
+      src.runner === 'platform'
+        ? { kind: 'platform', uniqueId: src.uniqueId!, configurationParameters: configurationParameters(src.fork) }
+        : src.runner === 'testng'
+          ? { kind: 'testng', className: candidate.suite, name: s.xmlName, ...testNgName(s.xmlName, 'surefire') }
+          : { kind: 'junit4', className: candidate.suite, name: s.xmlName };
+    targets.push({
+      candidate,
+      jvm: jvmOfFork(src.fork, src.runner === 'platform'),
+      jvmKey: src.forkFile,
+      selection,
+      occurrence: src.runner === 'junit4' ? s.occurrence : 1,
+    });
+  }
+  return { targets, unrunnable };
+}

@@ -1,0 +1,63 @@
+// What a stress pass recorded, whatever build tool and executor ran it: the gate's core reads
+// only this.
+import type { Repetition } from '#contract';
+
+/** How repetitions ran: fresh JVMs the orchestrator starts itself, or one Gradle Test task each (the reference). */
+export type Executor = 'direct' | 'gradle';
+
+/** Why one repetition failed: what the runner caught, or how its JVM ended. */
+export interface FailureDetail {
+  kind: 'failure' | 'crash';
+  type: string | null;
+  message: string | null;
+  /** The whole stack trace as the runner printed it (trimmed and bounded when reported). */
+  trace: string | null;
+  /** The tail of the repetition JVM's standard output and error (one candidate per JVM). */
+  stdoutTail: string | null;
+  stderrTail: string | null;
+  exitCode: number | null;
+  signal: string | null;
+  /** An hs_err_pid*.log the JVM wrote when it crashed. */
+  hsErrFile: string | null;
+}
+
+/** A repetition as the stress pass recorded it; `crashed` when its JVM died running it. */
+export interface RecordedRepetition extends Repetition {
+  crashed?: boolean;
+  /** Why it failed, when it did and the pass could tell. */
+  failure?: FailureDetail;
+}
+
+/** What the stress pass recorded, per candidate test_case_id. */
+export interface StressPassResult {
+  repetitions: Map<string, RecordedRepetition[]>;
+  cut: boolean;
+  /** The run was cancelled (SIGINT or SIGTERM) during the stress pass. */
+  cancelled: boolean;
+  wallClockMs: number;
+  /** The Gradle executor's build exit code; null under the direct executor. */
+  gradleExitCode: number | null;
+  problems: string[];
+  /** The executor that ran, and how many repetition JVMs it ran at a time. */
+  executor: Executor;
+  concurrency: number;
+  /** Why the direct executor was asked for and the Gradle one ran, if so. */
+  fallback: string | null;
+  /** Candidates re-run alone because they failed while their repetitions ran side by side. */
+  confirmedAlone: number;
+  /** Repetition JVMs planned. */
+  jvms: number;
+  /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
+  archiving?: Promise<void>;
+  /** The direct executor's JDK class archive (jvm/class-archive.ts); absent under the Gradle executor. */
+  classArchive?: 'used' | 'recorded' | 'off';
+}
+
+/** How the stress pass will run, as the build adapter plans it before the guards: the figures the ceiling guard, the report and telemetry share. */
+export interface StressPlanFigures {
+  executor: Executor;
+  /** Repetition JVMs at a time. */
+  concurrency: number;
+  /** Why the executor asked for cannot run (the Gradle one will), if so. */
+  fallback: string | null;
+}
