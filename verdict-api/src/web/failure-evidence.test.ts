@@ -56,7 +56,7 @@ describe('the run page: why a candidate failed', () => {
     expect(six).toContain('<dt>Message</dt><dd>empty</dd>');
     expect(six).toContain('Some of its text was cut to the bounds by the CLI.');
     expect(ten).toContain('The test JVM crashed');
-    expect(ten).toContain('<dt>Exit code</dt><dd>134</dd><dt>Signal</dt><dd>SIGABRT</dd><dt>Crash log (hs_err)</dt><dd><code>/tmp/hs_err_pid7.log</code></dd>');
+    expect(ten).toContain('<dt>Exit code</dt><dd>134</dd><dt>Signal</dt><dd>SIGABRT</dd><dt>hs_err file</dt><dd><code>/tmp/hs_err_pid7.log</code></dd>');
     expect(ten).toContain('<dt>Message</dt><dd>none</dd>');
     expect(ten).toContain('<pre># A fatal error has been detected</pre>');
   });

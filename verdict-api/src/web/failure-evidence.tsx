@@ -85,7 +85,7 @@ export function FailureView({ f }: { f: RepetitionFailure }) {
             <dd>{f.exitCode ?? 'unknown'}</dd>
             <dt>Signal</dt>
             <dd>{f.signal ?? 'none'}</dd>
-            <dt>Crash log (hs_err)</dt>
+            <dt>hs_err file</dt>
             <dd>{f.hsErrFile !== null ? <code>{f.hsErrFile}</code> : 'none written'}</dd>
           </>
         )}
@@ -96,8 +96,8 @@ export function FailureView({ f }: { f: RepetitionFailure }) {
           {f.stackTrace === null || f.stackTrace === '' ? 'none' : <pre>{f.stackTrace}</pre>}
           {f.framesOmitted > 0 && <p>{f.framesOmitted} frames beyond the test's own left out.</p>}
         </dd>
-        <Tail label="Standard output (last lines)" text={f.stdoutTail} />
-        <Tail label="Standard error (last lines)" text={f.stderrTail} />
+        <Tail label="stdout (last lines)" text={f.stdoutTail} />
+        <Tail label="stderr (last lines)" text={f.stderrTail} />
       </dl>
     </div>
   );
