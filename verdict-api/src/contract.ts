@@ -32,12 +32,60 @@ export type TestStatus = v.InferOutput<typeof TestStatus>;
 export const RepetitionStatus = v.picklist(['success', 'failure']);
 export type RepetitionStatus = v.InferOutput<typeof RepetitionStatus>;
 
+/** The most repetitions one candidate gets in one stress pass (repetitions are numbered from 1). */
+export const MAX_REPETITIONS = 10_000;
+const repetitionNumber = v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(MAX_REPETITIONS, `must be <= ${MAX_REPETITIONS}`));
+
 export const Repetition = v.object({
-  repetition: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(10_000, 'must be <= 10000')),
+  repetition: repetitionNumber,
   status: RepetitionStatus,
   durationMs,
 });
 export type Repetition = v.InferOutput<typeof Repetition>;
+
+/** Bounds of a failed repetition's evidence: the CLI cuts to them and says so (truncated), the API refuses more. */
+export const FAILURE_BOUNDS = { type: 512, message: 4096, stackTrace: 16384, outputTail: 4096, signature: 1024, location: 512, hsErrFile: 4096, signal: 32, reproduceCommand: 8192, failuresPerCase: 20, groupsPerCase: 10 } as const;
+
+/** Text from a test that may be empty (a message, a trace, an output tail): at most `max` characters, well-formed. */
+const testText = (max: number) =>
+  v.pipe(v.string(), v.maxLength(max, `must be at most ${max} characters`), v.check((s) => s.isWellFormed(), 'must be well-formed Unicode'));
+
+/** One failed repetition of a candidate: what the author needs to see why. */
+export const RepetitionFailure = v.object({
+  repetition: repetitionNumber,
+  /** failure: the test failed (an assertion or an exception); crash: its JVM died under it. */
+  kind: v.picklist(['failure', 'crash']),
+  /** The exception's class, e.g. java.lang.AssertionError. */
+  type: v.nullable(text(FAILURE_BOUNDS.type)),
+  message: v.nullable(testText(FAILURE_BOUNDS.message)),
+  /** The cause chain kept; frames beyond the test's own trimmed (framesOmitted says how many). */
+  stackTrace: v.nullable(testText(FAILURE_BOUNDS.stackTrace)),
+  framesOmitted: v.optional(count, 0),
+  stdoutTail: v.nullable(testText(FAILURE_BOUNDS.outputTail)),
+  stderrTail: v.nullable(testText(FAILURE_BOUNDS.outputTail)),
+  durationMs,
+  /** A crash: the JVM's exit code. */
+  exitCode: v.nullable(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(-1000, 'must be >= -1000'), v.maxValue(1000, 'must be <= 1000'))),
+  /** A crash: the signal that ended the JVM, e.g. SIGKILL. */
+  signal: v.nullable(text(FAILURE_BOUNDS.signal)),
+  /** A crash: where the JVM wrote its hs_err_pid*.log, if it did. */
+  hsErrFile: v.nullable(text(FAILURE_BOUNDS.hsErrFile)),
+  /** Some field was cut to its bound by the CLI. */
+  truncated: v.optional(v.boolean(), false),
+});
+export type RepetitionFailure = v.InferOutput<typeof RepetitionFailure>;
+
+/** Failed repetitions grouped by signature (exception type + first frame in test code). */
+export const FailureGroup = v.object({
+  /** e.g. "java.lang.AssertionError at shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)". */
+  signature: text(FAILURE_BOUNDS.signature),
+  type: v.nullable(text(FAILURE_BOUNDS.type)),
+  /** e.g. "CheckoutTest.java:42". */
+  location: v.nullable(text(FAILURE_BOUNDS.location)),
+  count,
+  repetitions: v.pipe(v.array(repetitionNumber), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)),
+});
+export type FailureGroup = v.InferOutput<typeof FailureGroup>;
 
 /** A client-chosen run id: a retried upload with the same id is the same run. */
 export const RunId = v.pipe(
@@ -293,6 +341,13 @@ export const GateUpload = v.object({
         plannedRepetitions: v.optional(v.nullable(count), null),
         outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
         repetitions: v.array(Repetition),
+        /** Optional (older clients send none): the evidence of failed repetitions, within FAILURE_BOUNDS. */
+        failures: v.optional(v.pipe(v.array(RepetitionFailure), v.maxLength(FAILURE_BOUNDS.failuresPerCase, `must hold at most ${FAILURE_BOUNDS.failuresPerCase} failures`)), []),
+        failureGroups: v.optional(v.pipe(v.array(FailureGroup), v.maxLength(FAILURE_BOUNDS.groupsPerCase, `must hold at most ${FAILURE_BOUNDS.groupsPerCase} groups`)), []),
+        /** Failed repetitions whose evidence was left out by the bound. */
+        failuresOmitted: v.optional(count, 0),
+        /** The one command that reruns this candidate as the gate did. */
+        reproduceCommand: v.optional(v.nullable(text(FAILURE_BOUNDS.reproduceCommand)), null),
       }),
     ),
     v.maxLength(MAX_IDENTITIES),

@@ -6,6 +6,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { ruledOutFailureRate } from '../contract.js';
+import { type CandidateEvidence, NO_EVIDENCE, readEvidence } from './read-evidence.js';
 
 export interface RunPage {
   runId: string;
@@ -41,8 +42,8 @@ export interface RunPage {
   } | null;
 }
 
-/** One candidate of the gate on this run and its repetitions. */
-export interface GateCandidate {
+/** One candidate of the gate on this run, its repetitions, and the evidence of its failed ones. */
+export interface GateCandidate extends CandidateEvidence {
   testCaseId: string;
   module: string;
   suite: string;
@@ -74,6 +75,7 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
     WHERE ${scope} AND source = 'stress' ORDER BY id, repetition`);
   const timings = await db.engine.query<Record<string, unknown>>(sql`
     SELECT wall_clock_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope} AND has_pass = 1`);
+  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
 
   const flaky: RunPage['flaky'] = reps
@@ -134,6 +136,7 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
               repetitions: strips
                 .filter((r) => r['id'] === c['id'])
                 .map((r) => ({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) })),
+              ...(evidence.get(String(c['id'])) ?? NO_EVIDENCE),
             })),
           },
   };

@@ -28,7 +28,10 @@ export type TableName =
   | 'verdict_log'
   | 'verdict_log_candidates'
   | 'gate_timings'
-  | 'gate_candidate_stats';
+  | 'gate_candidate_stats'
+  | 'gate_failures'
+  | 'gate_failure_groups'
+  | 'gate_candidate_evidence';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {

@@ -1,9 +1,11 @@
 // The run page: its test cases with the New badge, failures, the flaky section (organic and
-// stress findings under their own labels) and the gate's verdict with a strip per candidate.
+// stress findings under their own labels) and the gate's verdict with a strip per candidate,
+// each failed repetition of which opens its failure (failure-evidence.tsx).
 import type { StressParameters } from '../contract.js';
 import type { GateBadge } from '../run-page/list-runs.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
 import { GateBadgeView, ms, StatusBadge } from './badges.js';
+import { CandidateEvidenceView, StripItem } from './failure-evidence.js';
 import { Layout, type Frame } from './layout.js';
 
 const GUARD_WORDS: Record<string, string> = { premise: 'premise', bulk_change: 'bulk change', candidate_cap: 'candidate cap', ceiling: 'wall-clock ceiling' };
@@ -104,7 +106,7 @@ function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>;
       </dl>
       {gate.candidates.length > 0 && (
         <table>
-          <thead><tr><th scope="col">Candidate</th><th scope="col">Outcome</th><th scope="col">Repetitions (pass or fail each, with duration)</th></tr></thead>
+          <thead><tr><th scope="col">Candidate</th><th scope="col">Outcome</th><th scope="col">Repetitions (pass or fail each, with duration; open a failure to see why)</th></tr></thead>
           <tbody>{gate.candidates.map((c) => <CandidateRow c={c} link={link} />)}</tbody>
         </table>
       )}
@@ -120,12 +122,9 @@ function CandidateRow({ c, link }: { c: GateCandidate; link: (id: string, label:
       <td><StatusBadge status={c.outcome} />{c.repetitions.length > 0 && ` ${failed} of ${c.repetitions.length} failed`}</td>
       <td>
         <ol class="strip" aria-label={`repetitions of ${c.name}`}>
-          {c.repetitions.map((r) => (
-            <li class={r.status === 'success' ? 'ok' : 'bad'} title={`repetition ${r.repetition}: ${r.status === 'success' ? 'pass' : 'fail'}, ${ms(r.durationMs)}`}>
-              #{r.repetition} {r.status === 'success' ? 'pass' : 'fail'} {ms(r.durationMs)}
-            </li>
-          ))}
+          {c.repetitions.map((r) => <StripItem c={c} r={r} />)}
         </ol>
+        <CandidateEvidenceView c={c} />
       </td>
     </tr>
   );

@@ -16,6 +16,14 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;back
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 ol.strip{display:flex;flex-wrap:wrap;gap:3px;list-style:none;margin:0;padding:0}
 ol.strip li{min-width:4.2rem;padding:.1rem .3rem;font-size:.75rem;text-align:center;border-radius:3px}
+ol.strip li:has(>details[open]){flex-basis:100%;text-align:left}
+details.failure>summary{cursor:pointer;text-decoration:underline dotted}
+.failure-panel{background:#fff;color:#1b1f24;border:1px solid #f0a7a3;padding:.4rem .7rem;margin:.3rem 0;font-size:.85rem;text-align:left}
+.failure-panel p{margin:.2rem 0}dl.evidence{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem .8rem;margin:.3rem 0}
+dl.evidence dt{font-weight:600}dl.evidence dd{margin:0;min-width:0}
+.failure-panel pre,.reproduce pre{white-space:pre;max-height:22rem;overflow:auto;background:#f6f7f9;border:1px solid #e3e6ea;padding:.35rem .5rem;margin:0;font-size:.8rem;tab-size:4}
+.failure-panel pre.message{white-space:pre-wrap;overflow-wrap:anywhere}
+.candidate-evidence p{margin:.3rem 0}.groups{font-size:.85rem}
 form.stack{display:grid;gap:.6rem;max-width:640px;background:#fff;padding:1rem;border:1px solid #e3e6ea}
 form.stack label{display:grid;gap:.2rem;font-weight:600}form.inline{display:inline}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem}button{cursor:pointer}

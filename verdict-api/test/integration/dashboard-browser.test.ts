@@ -1,6 +1,7 @@
 // The dashboard in a real browser: Debian's Chromium driven by playwright-core (no browser
 // download), against the real verdict API and real runs made by the real CLI with real Gradle.
-// Signs in, reads the runs list and the run page's verdict block and strips, mutes a test from
+// Signs in, reads the runs list and the run page's verdict block and strips, opens a failed
+// repetition to read why it failed (evidence posted through the API), mutes a test from
 // its page and sees the CLI honour the mute on the next run, keeps accounts apart, signs out.
 // Screenshots go to test-artifacts/ for a person to look at.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -109,6 +110,63 @@ describe('the dashboard in Chromium, over real runs', () => {
     expect(await page.locator('#flaky + table').textContent()).toContain('caught by the stress gate');
     expect(await page.locator('tr', { hasText: 'CheckoutTest.appliesDiscount' }).last().textContent()).toContain('New');
     await shot('03-run-page');
+  }, 60_000);
+
+  it('opens a failed repetition of the strip and shows why it failed, with and without JavaScript', async () => {
+    // The gate's upload as the contract has it since issue 29, evidence and all (the CLI's side
+    // sends it once it captures failures): a run of its own, posted with the CI token.
+    const post = async (p: string, body: unknown) => {
+      const res = await fetch(`${api.url}/api/v1/projects/${api.project}${p}`, { method: 'POST', headers: { Authorization: `Bearer ${api.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+    };
+    const identity = { module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount' };
+    await post('/runs', { runId: 'evidence-1', branch: 'feature/discount', commit: 'sha-evidence', isCi: true, status: 'success', durationMs: 4000, testCases: [{ ...identity, status: 'success', durationMs: 40 }] });
+    const trace = ['java.lang.AssertionError: expected 30 but was 27', '\tat org.junit.Assert.fail(Assert.java:89)', '\tat org.junit.Assert.assertEquals(Assert.java:645)', '\tat com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)'].join('\n');
+    const failure = { kind: 'failure', type: 'java.lang.AssertionError', message: 'expected 30 but was 27', stackTrace: trace, framesOmitted: 23, stdoutTail: 'cart total before discount: 30\n', stderrTail: null, durationMs: 42, exitCode: null, signal: null, hsErrFile: null };
+    await post('/runs/evidence-1/gate', {
+      mode: 'enforce', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, guard: null, blocked: true, wouldHaveBlocked: true,
+      testCases: [{
+        ...identity, outcome: 'failed',
+        repetitions: Array.from({ length: 10 }, (_, i) => ({ repetition: i + 1, status: [3, 7, 9].includes(i + 1) ? 'failure' : 'success', durationMs: 40 + i })),
+        failures: [
+          { ...failure, repetition: 3 },
+          { ...failure, repetition: 7, durationMs: 46 },
+          { repetition: 9, kind: 'crash', type: null, message: null, stackTrace: null, stdoutTail: null, stderrTail: '# A fatal error has been detected by the Java Runtime Environment:\n#  SIGSEGV (0xb)', durationMs: 48, exitCode: 134, signal: 'SIGABRT', hsErrFile: '/builds/shop/hs_err_pid4242.log' },
+        ],
+        failureGroups: [
+          { signature: 'java.lang.AssertionError at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)', type: 'java.lang.AssertionError', location: 'CheckoutTest.java:42', count: 2, repetitions: [3, 7] },
+          { signature: 'JVM crash (SIGABRT)', type: null, location: null, count: 1, repetitions: [9] },
+        ],
+        reproduceCommand: "./gradlew :app:test --tests 'com.shop.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10",
+      }],
+    });
+
+    await page.goto(`${api.url}/projects/demo/runs/evidence-1`);
+    const strip = page.getByLabel('repetitions of appliesDiscount');
+    const third = strip.locator('li').nth(2);
+    const message = third.getByText('expected 30 but was 27', { exact: true });
+    expect(await message.isVisible()).toBe(false);
+    await third.getByText('#3 fail 42 ms').click();
+    expect(await message.isVisible()).toBe(true);
+    expect(await third.locator('pre').nth(1).textContent()).toContain('at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)');
+    expect(await third.textContent()).toContain("23 frames beyond the test's own left out.");
+    expect(await page.locator('.groups').textContent()).toBe('3 failed, 2 distinct: AssertionError at CheckoutTest.java:42 (2x: #3 #7); JVM crash (SIGABRT) (1x: #9)');
+    expect(await page.locator('.reproduce pre').textContent()).toBe("./gradlew :app:test --tests 'com.shop.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10");
+    // The opened failure takes the strip's whole width, below the repetitions before it.
+    const [item, list] = [await third.boundingBox(), await strip.boundingBox()];
+    expect(item!.width).toBeGreaterThan(list!.width * 0.9);
+    await shot('03b-run-page-failure-opened');
+
+    // The same without JavaScript: <details> opens natively.
+    const noScript = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false, storageState: await page.context().storageState() });
+    const plain = await noScript.newPage();
+    await plain.goto(`${api.url}/projects/demo/runs/evidence-1`);
+    const crash = plain.getByLabel('repetitions of appliesDiscount').locator('li').nth(8);
+    await crash.getByText('#9 fail 48 ms').click();
+    expect(await crash.getByText('The test JVM crashed').isVisible()).toBe(true);
+    expect(await crash.locator('dl').textContent()).toContain('Exit code134SignalSIGABRThs_err file/builds/shop/hs_err_pid4242.log');
+    await noScript.close();
+    await page.goto(`${api.url}/projects/demo/runs/${flakyRun}`);
   }, 60_000);
 
   it('mutes the flaky test from its page, and the next enforce run honours the mute', async () => {

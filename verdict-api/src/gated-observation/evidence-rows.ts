@@ -1,0 +1,73 @@
+// The rows of a candidate's failure evidence (migration 0032): its failed repetitions, their groups
+// by signature, and its reproduce command. Pure; record-gate inserts them.
+import type { FailureGroup, RepetitionFailure } from '../contract.js';
+import { BadRequestError } from '../errors/errors.js';
+import type { ParsedGateUpload } from '../validation/parse-body.js';
+
+type RunKey = { project_id: string; run_id: string; shard_index: number };
+type GateCase = ParsedGateUpload['testCases'][number];
+
+/**
+ * Two failures of one candidate with one repetition number would be merged silently by the
+ * table's key: refuse them instead, naming the second (`testCases[2].failures[4].repetition`).
+ */
+export function rejectDuplicateFailures(cases: readonly GateCase[]): void {
+  cases.forEach((t, i) => {
+    const seen = new Map<number, number>();
+    t.failures.forEach((f, j) => {
+      const first = seen.get(f.repetition);
+      const field = `testCases[${i}].failures[${j}].repetition`;
+      if (first !== undefined) throw new BadRequestError(`${field}: repetition ${f.repetition} already has its failure at testCases[${i}].failures[${first}]`, field);
+      seen.set(f.repetition, j);
+    });
+  });
+}
+
+/** The gate_failures row of one failed repetition; an absent text is '' with its has_* flag at 0. */
+export function failureRow(key: RunKey, testCaseId: string, f: RepetitionFailure, recordedAt: string): Record<string, unknown> {
+  return {
+    ...key,
+    test_case_id: testCaseId,
+    repetition: f.repetition,
+    kind: f.kind,
+    type: f.type ?? '',
+    has_message: f.message === null ? 0 : 1,
+    message: f.message ?? '',
+    has_stack_trace: f.stackTrace === null ? 0 : 1,
+    stack_trace: f.stackTrace ?? '',
+    frames_omitted: f.framesOmitted,
+    has_stdout_tail: f.stdoutTail === null ? 0 : 1,
+    stdout_tail: f.stdoutTail ?? '',
+    has_stderr_tail: f.stderrTail === null ? 0 : 1,
+    stderr_tail: f.stderrTail ?? '',
+    duration_ms: f.durationMs,
+    has_exit_code: f.exitCode === null ? 0 : 1,
+    exit_code: f.exitCode ?? 0,
+    signal: f.signal ?? '',
+    hs_err_file: f.hsErrFile ?? '',
+    truncated: f.truncated ? 1 : 0,
+    recorded_at: recordedAt,
+  };
+}
+
+/** The gate_failure_groups row of one group, at its position in the upload. */
+export function groupRow(key: RunKey, testCaseId: string, g: FailureGroup, position: number, recordedAt: string): Record<string, unknown> {
+  return {
+    ...key,
+    test_case_id: testCaseId,
+    position,
+    signature: g.signature,
+    type: g.type ?? '',
+    location: g.location ?? '',
+    failures: g.count,
+    // The TabSeparated text of an Array(UInt32): the numbers are checked integers, nothing to escape.
+    repetitions: `[${g.repetitions.join(',')}]`,
+    recorded_at: recordedAt,
+  };
+}
+
+/** The gate_candidate_evidence row of a candidate, or null when it has no command and left nothing out. */
+export function candidateEvidenceRow(key: RunKey, testCaseId: string, t: GateCase, recordedAt: string): Record<string, unknown> | null {
+  if (t.reproduceCommand === null && t.failuresOmitted === 0) return null;
+  return { ...key, test_case_id: testCaseId, failures_omitted: t.failuresOmitted, reproduce_command: t.reproduceCommand ?? '', recorded_at: recordedAt };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import MarkdownIt from 'markdown-it';
+import { code, codeBlock, cut } from './markdown-code.js';
+
+// A CommonMark parser with raw HTML on, as GitHub and GitLab read a comment before sanitising it.
+const md = new MarkdownIt({ html: true, linkify: true });
+const inline = (s: string) => md.parseInline(s, {})[0]!.children!;
+
+describe('code', () => {
+  it.each([
+    ['plain', 'com.shop.CheckoutTest', '`com.shop.CheckoutTest`'],
+    ['a backtick inside', 'a`b', '``a`b``'],
+    ['a run of three', 'x```y', '````x```y````'],
+    ['a leading backtick (padded)', '`x', '`` `x ``'],
+    ['a trailing space (padded)', 'x ', '` x  `'],
+    ['newlines', 'a\nb\r\nc\rd', '`a b c d`'],
+  ])('%s', (_label, text, expected) => {
+    expect(code(text)).toBe(expected);
+  });
+
+  it.each(['a`b', '`x', 'x`', '``', 'x ', ' x', '<!-- swallow', '-->', '<details><summary>x</summary>', '<script>alert(1)</script>', '@octocat', '[x](https://evil.example)', '![i](https://evil.example/i.png)', 'https://evil.example', '*em* _u_ **b**', '&amp; &#64;', 'back\\slash\\'])(
+    'reads back %j as exactly one code span holding the text',
+    (text) => {
+      const tokens = inline(code(text));
+      expect(tokens.map((t) => t.type)).toEqual(['code_inline']);
+      expect(tokens[0]!.content).toBe(text);
+    },
+  );
+
+  it('keeps a GFM table row whole around pipes, with or without backslashes before them', () => {
+    for (const name of ['a|b', 'a\\|b', 'a\\\\|b', '|', '||x||', 'end\\']) {
+      const table = md.parse(`| Test | Module |\n| --- | --- |\n| ${code(name, { in: 'table' })} | ${code(':app', { in: 'table' })} |\n`, {});
+      const cells = table.filter((t) => t.type === 'td_open').length;
+      expect([name, cells]).toEqual([name, 2]);
+      const spans = table.filter((t) => t.type === 'inline').flatMap((t) => t.children!.filter((c) => c.type === 'code_inline').map((c) => c.content));
+      // The pipe's own escape is read away; the text keeps every other character.
+      expect(spans[0]!.replaceAll('\\', '')).toBe(name.replaceAll('\\', ''));
+    }
+  });
+});
+
+describe('codeBlock', () => {
+  it('uses a fence longer than any backtick run inside, at least three', () => {
+    expect(codeBlock('x')).toBe('```text\nx\n```\n');
+    expect(codeBlock('a ```` b', 'sh')).toBe('`````sh\na ```` b\n`````\n');
+  });
+
+  it.each(['```', '````\nafter the fence', '~~~\n<!-- x', '</details>\n\n# heading\n@octocat', '\tat x(X.java:1)\r\n\tat y(Y.java:2)\r', ''])('reads back %j as one fence holding the text', (text) => {
+    const tokens = md.parse(`before\n\n${codeBlock(text)}\nafter\n`, {});
+    const fences = tokens.filter((t) => t.type === 'fence');
+    expect(fences).toHaveLength(1);
+    expect(fences[0]!.content).toBe(`${text.replace(/\r\n?/g, '\n').replace(/\n$/, '')}\n`);
+    expect(tokens.filter((t) => t.type === 'inline').map((t) => t.content)).toEqual(['before', 'after']);
+  });
+});
+
+describe('cut', () => {
+  it('keeps short text and marks a cut one', () => {
+    expect(cut('abc', 3)).toBe('abc');
+    expect(cut('abcdef', 4)).toBe('abc…');
+  });
+  it('never splits a surrogate pair', () => {
+    const s = cut('ab🧪cd', 4);
+    expect(s.isWellFormed()).toBe(true);
+    expect(s).toBe('ab…');
+  });
+});

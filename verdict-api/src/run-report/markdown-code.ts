@@ -1,0 +1,42 @@
+// The only ways text from a test run (names, branches, messages, traces, commands) enters the
+// Markdown run report: as a code span or as a fenced code block, where CommonMark reads nothing in
+// it as Markdown or HTML and GitHub links no @mention, issue or URL. Hostile text (`<!--`, a
+// closing fence, `|`, newlines) cannot end its code early, so it cannot swallow the comment or
+// break its tables.
+
+/** The longest run of backticks in `s` (0 when none). */
+const longestBacktickRun = (s: string): number => Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+
+/**
+ * `text` as one inline code span, on one line. Its delimiter is a backtick run longer than any
+ * inside; a space pads text that starts or ends with a backtick or a space (CommonMark strips
+ * exactly one on each side). In a GFM table cell (`in: 'table'`) every `|` is left with an odd
+ * number of backslashes before it, so that neither cmark-gfm (GitHub, GitLab) nor markdown-it
+ * splits the cell there; the escaping backslash is dropped again before the span is read.
+ */
+export function code(text: string, where: { in: 'text' | 'table' } = { in: 'text' }): string {
+  let s = text.replace(/\r\n?|\n/g, ' ');
+  if (where.in === 'table') s = s.replace(/(\\*)\|/g, (all, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\|` : all));
+  const fence = '`'.repeat(longestBacktickRun(s) + 1);
+  const pad = /^[` ]|[` ]$/.test(s) ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+/**
+ * `text` as a fenced code block, lines kept: the fence is a backtick run longer than any inside
+ * (at least three), so no line of the text can close it. Ends with a newline.
+ */
+export function codeBlock(text: string, info = 'text'): string {
+  const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
+  return `${fence}${info}\n${body}\n${fence}\n`;
+}
+
+/** At most `max` characters of `text` (no surrogate pair split), with `…` when it was cut. */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  // A high surrogate at the cut would leave half a character: cut before it.
+  if (/[\ud800-\udbff]/.test(text[end - 1] ?? '')) end--;
+  return `${text.slice(0, end)}…`;
+}

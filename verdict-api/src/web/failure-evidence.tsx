@@ -1,0 +1,114 @@
+// Why a gate candidate failed, on the run page: each failed repetition of its strip opens its
+// failure in place (a <details>, so no JavaScript is needed), and below the strip its failures
+// grouped by signature and the command that reruns it. Test text is hostile: it is only ever a
+// JSX text child or attribute, which Hono escapes; nothing here writes raw HTML.
+import type { RepetitionFailure } from '../contract.js';
+import type { GateCandidate } from '../run-page/run-page.js';
+import { ms } from './badges.js';
+
+/** The anchor of a candidate's failed repetition (test case ids are UUIDs: safe in an id). */
+export const failureAnchor = (testCaseId: string, repetition: number): string => `failure-${testCaseId}-${repetition}`;
+
+/** One repetition of a strip: a pass or fail, and for a failure with evidence the failure itself, opened on click. */
+export function StripItem({ c, r }: { c: GateCandidate; r: GateCandidate['repetitions'][number] }) {
+  const label = `#${r.repetition} ${r.status === 'success' ? 'pass' : 'fail'} ${ms(r.durationMs)}`;
+  const failure = c.failures.find((f) => f.repetition === r.repetition);
+  return (
+    <li class={r.status === 'success' ? 'ok' : 'bad'} title={`repetition ${r.repetition}: ${r.status === 'success' ? 'pass' : 'fail'}, ${ms(r.durationMs)}`}>
+      {failure ? (
+        <details class="failure" id={failureAnchor(c.testCaseId, r.repetition)}>
+          <summary>{label}</summary>
+          <FailureView f={failure} />
+        </details>
+      ) : (
+        label
+      )}
+    </li>
+  );
+}
+
+/** Below a candidate's strip: its failures grouped, evidence the strip has no place for, and the reproduce command. */
+export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
+  const failed = c.repetitions.filter((r) => r.status === 'failure').length;
+  const inStrip = new Set(c.repetitions.map((r) => r.repetition));
+  const elsewhere = c.failures.filter((f) => !inStrip.has(f.repetition));
+  if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && c.reproduceCommand === null) return null;
+  return (
+    <div class="candidate-evidence">
+      {c.failureGroups.length > 0 && (
+        <p class="groups">
+          {failed} failed, {c.failureGroups.length} distinct:{' '}
+          {c.failureGroups.map((g, i) => (
+            <span class="group">
+              {i > 0 && '; '}
+              {g.type !== null && g.location !== null ? <span><code title={g.signature}>{g.type.slice(g.type.lastIndexOf('.') + 1)}</code> at <code>{g.location}</code></span> : <code>{g.signature}</code>}
+              {` (${g.count}x: `}
+              {g.repetitions.map((n, k) => (
+                <span>{k > 0 && ' '}{c.failures.some((f) => f.repetition === n) ? <a href={`#${failureAnchor(c.testCaseId, n)}`}>#{n}</a> : `#${n}`}</span>
+              ))}
+              {')'}
+            </span>
+          ))}
+        </p>
+      )}
+      {c.failuresOmitted > 0 && <p>Evidence of {c.failuresOmitted} more failed {c.failuresOmitted === 1 ? 'repetition' : 'repetitions'} was left out by the bound ({c.failures.length} kept).</p>}
+      {elsewhere.map((f) => (
+        <details class="failure" id={failureAnchor(c.testCaseId, f.repetition)}>
+          <summary>#{f.repetition} {f.kind} {ms(f.durationMs)} (not in the strip)</summary>
+          <FailureView f={f} />
+        </details>
+      ))}
+      {c.reproduceCommand !== null && (
+        <div class="reproduce">
+          <p>Rerun it as the gate did:</p>
+          <pre><code>{c.reproduceCommand}</code></pre>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Everything the CLI sent about one failed repetition. */
+export function FailureView({ f }: { f: RepetitionFailure }) {
+  return (
+    <div class="failure-panel">
+      <p>
+        <strong>{f.kind === 'crash' ? 'The test JVM crashed' : 'The test failed'}</strong> in repetition {f.repetition}, after {ms(f.durationMs)}.
+        {f.truncated && ' Some of its text was cut to the bounds by the CLI.'}
+      </p>
+      <dl class="evidence">
+        <dt>Type</dt>
+        <dd>{f.type !== null ? <code>{f.type}</code> : 'none'}</dd>
+        {f.kind === 'crash' && (
+          <>
+            <dt>Exit code</dt>
+            <dd>{f.exitCode ?? 'unknown'}</dd>
+            <dt>Signal</dt>
+            <dd>{f.signal ?? 'none'}</dd>
+            <dt>hs_err file</dt>
+            <dd>{f.hsErrFile !== null ? <code>{f.hsErrFile}</code> : 'none written'}</dd>
+          </>
+        )}
+        <dt>Message</dt>
+        <dd>{f.message === null ? 'none' : f.message === '' ? 'empty' : <pre class="message">{f.message}</pre>}</dd>
+        <dt>Stack trace</dt>
+        <dd>
+          {f.stackTrace === null || f.stackTrace === '' ? 'none' : <pre>{f.stackTrace}</pre>}
+          {f.framesOmitted > 0 && <p>{f.framesOmitted} frames beyond the test's own left out.</p>}
+        </dd>
+        <Tail label="stdout (last lines)" text={f.stdoutTail} />
+        <Tail label="stderr (last lines)" text={f.stderrTail} />
+      </dl>
+    </div>
+  );
+}
+
+function Tail({ label, text }: { label: string; text: string | null }) {
+  if (text === null || text === '') return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd><pre>{text}</pre></dd>
+    </>
+  );
+}
