@@ -15,8 +15,10 @@ RUNNER_JAR := orchestrator/junit-platform-runner/target/stress-gate-junit-platfo
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
+## test: the type check of sources and tests, then unit and integration tests (real chDB, a real
+## clickhouse-server, real Gradle and Maven builds)
 test: install
+	npm run typecheck
 	npm test
 
 install: apt node plugin
