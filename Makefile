@@ -16,8 +16,12 @@ RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
+## test: the type check of sources and tests, the docs check (the README's and docs' commands,
+## links, flags and env keys), then unit and integration tests (real chDB, a real clickhouse-server,
+## real Gradle and Maven builds)
 test: install
+	npm run typecheck
+	npm run check:docs
 	npm test
 
 install: apt node plugin

@@ -43,6 +43,13 @@ const config: Config = {
         ? { globalSetup: '<rootDir>/test/support/global-setup.mjs', globalTeardown: '<rootDir>/test/support/global-teardown.mjs' }
         : {}),
     })),
+    {
+      // The repository's own tools (scripts/check-docs.mjs): plain ESM, no transform needed.
+      ...shared,
+      displayName: { name: 'unit:scripts', color: 'blue' as const },
+      rootDir: '<rootDir>/scripts',
+      testMatch: ['<rootDir>/*.test.mjs'],
+    },
   ],
 };
 

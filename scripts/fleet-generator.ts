@@ -19,7 +19,9 @@
 // - 30% of runs that failed the gate are rerun on the same commit.
 // Stress repetitions themselves are not written (the queries read per-candidate statistics).
 //
-// Usage: npm run fleet:generate [-- --projects 1000 --days 90 --seed 1 --database stress_gate --data-dir .data/chdb]
+// Usage: npm run fleet:generate [-- --projects 1000 --days 90 --seed 1 --database stress_gate --data-dir DIR]
+// The data directory defaults to the verdict API's own (STRESS_GATE_DATA_DIR, else the per-user one),
+// so `verdict-api telemetry` reads what this wrote.
 // With CLICKHOUSE_URL set it writes to that server instead of embedded chDB.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_STRESS_PARAMETERS, DEFAULT_FLAKY_POLICY } from '../verdict-api/dist/contract.js';
@@ -27,6 +29,7 @@ import { price } from '../verdict-api/dist/candidates/pricing.js';
 import { guards } from '../verdict-api/dist/guard/guards.js';
 import { formatDateTime } from '../verdict-api/dist/sql/bind.js';
 import { database, type Database, type TableName } from '../verdict-api/dist/storage/database.js';
+import { defaultDataDir } from '../verdict-api/dist/config/config.js';
 import { openEmbeddedEngine } from '../verdict-api/dist/storage/embedded-engine.js';
 import { migrate } from '../verdict-api/dist/storage/migrate.js';
 import { openServerEngine } from '../verdict-api/dist/storage/server-engine.js';
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
   const logNormal = (median: number, sigma: number) => median * Math.exp(sigma * normal());
   const name = f.get('database') ?? process.env.CLICKHOUSE_DATABASE ?? 'stress_gate';
   const url = process.env.CLICKHOUSE_URL;
-  const engine = url ? openServerEngine({ url, requestTimeoutMs: 600_000 }) : openEmbeddedEngine(f.get('data-dir') ?? process.env.STRESS_GATE_DATA_DIR ?? '.data/chdb');
+  const engine = url ? openServerEngine({ url, requestTimeoutMs: 600_000 }) : openEmbeddedEngine(f.get('data-dir') || process.env.STRESS_GATE_DATA_DIR || defaultDataDir(process.env));
   const db: Database = database(engine, name);
   const t0 = performance.now();
   await migrate(engine, name);

@@ -35,7 +35,8 @@ commands:
   credential); without --server it opens the database itself
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
-             STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
+             STRESS_GATE_DATA_DIR ($XDG_DATA_HOME/stress-gate/chdb, else ~/.local/share/stress-gate/chdb),
+             STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
              STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
@@ -79,7 +80,7 @@ async function serveCommand(config: Config): Promise<number> {
   const log = createLogger(config.LOG_LEVEL);
   const db = openDatabase(config);
   const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
-  process.stdout.write(`verdict API listening on ${server.url} (${db.engine.kind} ClickHouse, database ${db.name})\n`);
+  process.stdout.write(`verdict API listening on ${server.url} (${storeDescription(config, db)})\n`);
   return waitForSignal(async () => {
     await server.close();
     await db.engine.close();
@@ -145,7 +146,7 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
-  const db = openDatabase(config);
+  const db = openForCommand(config);
   try {
     await migrate(db.engine, db.name);
     const out = await adminAction(localAdmin(db), sub, need, values);
@@ -179,6 +180,19 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
   }
 }
 
+/** The engine, the database and, for embedded chDB, where its data lives: printed at start. */
+function storeDescription(config: Config, db: { engine: { kind: string }; name: string }): string {
+  const data = db.engine.kind === 'embedded' ? `, data in ${config.STRESS_GATE_DATA_DIR}` : '';
+  return `${db.engine.kind} ClickHouse, database ${db.name}${data}`;
+}
+
+/** Opens the database for a command that works on it directly, saying on stderr which one. */
+function openForCommand(config: Config): ReturnType<typeof openDatabase> {
+  const db = openDatabase(config);
+  process.stderr.write(`verdict-api: ${storeDescription(config, db)}\n`);
+  return db;
+}
+
 function serverOptions(config: Config) {
   return {
     sweepIntervalMs: config.STRESS_GATE_SWEEP_INTERVAL_SECONDS * 1000,
@@ -192,7 +206,7 @@ async function telemetryCommand(config: Config, args: string[]): Promise<number>
   const { values } = parseArgs({ args, options: { project: { type: 'string' }, since: { type: 'string' } } });
   const since = values.since === undefined ? undefined : new Date(values.since.length === 10 ? `${values.since}T00:00:00Z` : values.since);
   if (since && Number.isNaN(since.getTime())) throw new UsageError(`telemetry: --since must be a date (YYYY-MM-DD), not "${values.since}"`);
-  const db = openDatabase(config);
+  const db = openForCommand(config);
   try {
     await migrate(db.engine, db.name);
     let projectId: string | undefined;

@@ -111,7 +111,7 @@ async function gate(executor: string, extraEnv: Record<string, string> = {}) {
   await rm(path.join(dir, 'observations'), { recursive: true, force: true });
   await mkdir(path.join(dir, 'observations'));
   const out: string[] = [];
-  const env = { ...process.env, STRESS_GATE_TOKEN: 't', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, STRESS_GATE_PARALLEL_JVMS: '2', ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_TOKEN: 't', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, STRESS_GATE_PARALLEL_JVMS: '2', ...extraEnv };
   delete env['GITHUB_STEP_SUMMARY'];
   const code = await main(
     ['gradle', '--offline', '-q', ':app:cleanTest', ':app:test', '--stress-new-tests', 'enforce', '--server-url', server.url, '--project', 'p'],

@@ -32,7 +32,7 @@ async function gate(mode: string, extraEnv: Record<string, string> = {}, extraAr
   await rm(path.join(dir, 'appliesDiscount.count'), { force: true });
   const out: string[] = [];
   const err: string[] = [];
-  const env = { ...process.env, STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', STRESS_GATE_EXECUTOR: executor, ...extraEnv };
   delete env['GITHUB_STEP_SUMMARY'];
   const started = Date.now();
   const code = await main(

@@ -33,7 +33,7 @@ describe('identities on a real build', () => {
   it('stresses Parameterized, quoted, non-ASCII, nested, inherited and duplicated identities', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const env = { ...process.env, STRESS_GATE_TOKEN: 'secret' };
+    const env: NodeJS.ProcessEnv = { ...process.env, STRESS_GATE_TOKEN: 'secret' };
     delete env['GITHUB_STEP_SUMMARY'];
     const code = await main(
       ['gradle', '--offline', '-q', 'cleanTest', 'cleanIntegrationTest', 'test', 'integrationTest', '--stress-new-tests', 'enforce', '--server-url', server.url, '--project', 'ids'],

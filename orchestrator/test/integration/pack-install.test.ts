@@ -5,7 +5,7 @@
 // Needs the builds and the plugin jar (`make install`; the pack's prepack rebuilds the rest).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execa } from 'execa';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
@@ -97,6 +97,32 @@ describe('installed from the packed tarballs into a Gradle build outside the rep
     expect(await readdir(path.join(cli, 'junit-platform-runner/target'))).toEqual(['stress-gate-junit-platform-runner.jar']);
     expect((await readdir(path.join(dir, 'node_modules/@stress-gate/verdict-api/migrations'))).length).toBeGreaterThan(0);
   });
+
+  it("ships the types its exports name: a TypeScript consumer of the verdict API's contract compiles", async () => {
+    const api = path.join(dir, 'node_modules/@stress-gate/verdict-api');
+    const pkg = JSON.parse(await readFile(path.join(api, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+    for (const [subpath, { types }] of Object.entries(pkg.exports)) {
+      // TypeScript alone would fall back to the .d.ts beside `default`; other tools do not.
+      expect({ subpath, types, shipped: await access(path.join(api, types)).then(() => true, () => false) }).toEqual({ subpath, types, shipped: true });
+    }
+    await writeFile(
+      path.join(dir, 'uses-contract.mts'),
+      [
+        "import { RunUpload, type VerdictResponse } from '@stress-gate/verdict-api/contract';",
+        "import { testCaseId } from '@stress-gate/verdict-api/identity';",
+        "export const id: string = testCaseId('project', { module: ':app', suite: 'S', name: 'n' });",
+        'export const answer: VerdictResponse | null = null;',
+        'export { RunUpload };',
+        '',
+      ].join('\n'),
+    );
+    const tsc = path.join(REPO, 'node_modules/typescript/bin/tsc');
+    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    const r = await execa(process.execPath, [tsc, ...flags, 'uses-contract.mts'], { cwd: dir, env: userEnv(), reject: false });
+    await rm(path.join(dir, 'uses-contract.mts'));
+    expect(`${r.stdout}${r.stderr}`).toBe('');
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
 
   it('uploads the default branch history from a CI job on main', async () => {
     const r = await ciJob('enforce');

@@ -1,10 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadConfig } from './config.js';
+import { defaultDataDir, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults to embedded chDB on 127.0.0.1:8787', () => {
     const c = loadConfig({});
     expect([c.VERDICT_API_HOST, c.VERDICT_API_PORT, c.CLICKHOUSE_URL, c.CLICKHOUSE_DATABASE]).toEqual(['127.0.0.1', 8787, undefined, 'stress_gate']);
+  });
+
+  it('keeps embedded data in a per-user data directory, never inside the installed package', () => {
+    expect(loadConfig({ XDG_DATA_HOME: '/var/xdg' }).STRESS_GATE_DATA_DIR).toBe('/var/xdg/stress-gate/chdb');
+    expect(defaultDataDir({}, '/home/ci')).toBe('/home/ci/.local/share/stress-gate/chdb');
+    expect(defaultDataDir({ XDG_DATA_HOME: 'relative/ignored' }, '/home/ci')).toBe('/home/ci/.local/share/stress-gate/chdb');
+    expect(loadConfig({}).STRESS_GATE_DATA_DIR).not.toContain('node_modules');
+    expect(loadConfig({ XDG_DATA_HOME: '/var/xdg', STRESS_GATE_DATA_DIR: '/srv/chdb' }).STRESS_GATE_DATA_DIR).toBe('/srv/chdb');
   });
 
   it('reads the verdict concurrency, unset by default (the engine decides)', () => {

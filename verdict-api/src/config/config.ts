@@ -1,11 +1,21 @@
 // The service's configuration: one valibot schema over the environment, with defaults.
-import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import * as v from 'valibot';
 import { VerdictApiError } from '../errors/errors.js';
 import { fieldPath } from '../validation/parse-body.js';
 
-/** Where embedded chDB keeps its data by default: `.data/chdb` at the repository's top level. */
-export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data/chdb', import.meta.url));
+/**
+ * Where embedded chDB keeps its data when STRESS_GATE_DATA_DIR is unset: a per-user data
+ * directory, `$XDG_DATA_HOME/stress-gate/chdb`, else `~/.local/share/stress-gate/chdb`. Never
+ * beside the package's files: an installed package lives in node_modules, which `npm ci` deletes.
+ */
+export function defaultDataDir(env: Record<string, string | undefined>, home: string = homedir()): string {
+  const xdg = env['XDG_DATA_HOME'];
+  // The XDG base directory spec: a relative path there is invalid and must be ignored.
+  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share');
+  return path.join(base, 'stress-gate', 'chdb');
+}
 
 const port = v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(0), v.maxValue(65535));
 
@@ -18,8 +28,8 @@ export const ConfigSchema = v.object({
   CLICKHOUSE_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as http://127.0.0.1:8123'))),
   /** The database the service owns. Default stress_gate. */
   CLICKHOUSE_DATABASE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')), 'stress_gate'),
-  /** chDB's data directory, kept across restarts. Default .data/chdb in the repository. */
-  STRESS_GATE_DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), DEFAULT_DATA_DIR),
+  /** chDB's data directory, kept across restarts. Default: defaultDataDir() (loadConfig fills it in). */
+  STRESS_GATE_DATA_DIR: v.pipe(v.string(), v.minLength(1)),
   /** Seconds between sweeps (flaky-mark cooldown, quarantine expiry). Default 300. */
   STRESS_GATE_SWEEP_INTERVAL_SECONDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), '300'),
   /** The operator credential (creates and entitles accounts over HTTP). Unset: no operator. At least 32 characters. */
@@ -39,7 +49,10 @@ export type Config = v.InferOutput<typeof ConfigSchema>;
 
 /** Reads the configuration or throws with `KEY: message`. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const input = Object.fromEntries(Object.entries(env).filter(([k, value]) => k in ConfigSchema.entries && value !== undefined && value !== ''));
+  const input: Record<string, string> = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[0] in ConfigSchema.entries && e[1] !== undefined && e[1] !== ''),
+  );
+  input['STRESS_GATE_DATA_DIR'] ??= defaultDataDir(env);
   const result = v.safeParse(ConfigSchema, input);
   if (result.success) return result.output;
   const issue = result.issues[0];

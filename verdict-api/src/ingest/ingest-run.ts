@@ -4,6 +4,7 @@
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
+import { leavesPresence } from '../presence/leaves-presence.js';
 import { absentIds, idsPresentSince, type PresenceScope } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
@@ -151,7 +152,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
       if (badgeScope === null || (stored && isNew[i])) catalogue.append(catalogueFields).text(id).text(t.module).text(t.suite).text(t.name).endRow();
       if (stored) continue;
       rows.append(shardFields).text(id).text(t.module).text(t.suite).text(t.name).text(t.status).number(t.durationMs).flag(t.muted === true).flag(isNew[i]!).endRow();
-      if (t.status !== 'skipped') ranIds.push(id);
+      if (leavesPresence(t.status)) ranIds.push(id);
     }
     const runsWrite = () => db.engine.insert(db.t('test_case_runs'), rows.finish({ projectId, branch: run.branch, isCi: run.isCi, ranIds }));
     const catalogued = catalogue.finish();

@@ -2,6 +2,7 @@
 // a time, ordered by test_case_id; the cursor is the last test_case_id of the previous page.
 import type { QuarantineListResponse } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';
+import { isUuid } from '../identity/uuid.js';
 import type { Database } from '../storage/database.js';
 import { quarantinedPage } from './quarantine-store.js';
 
@@ -9,13 +10,11 @@ import { quarantinedPage } from './quarantine-store.js';
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 1000;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Parses `limit` and `cursor` query values; a bad one is a 400 naming it. */
 export function pageParams(limit: string | undefined, cursor: string | undefined): { limit: number; cursor: string | null } {
   const n = limit === undefined ? DEFAULT_PAGE : Number(limit);
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw new BadRequestError(`limit: must be an integer from 1 to ${MAX_PAGE}`, 'limit');
-  if (cursor !== undefined && !UUID_RE.test(cursor)) throw new BadRequestError('cursor: must be the nextCursor of a previous page', 'cursor');
+  if (cursor !== undefined && !isUuid(cursor)) throw new BadRequestError('cursor: must be the nextCursor of a previous page', 'cursor');
   return { limit: n, cursor: cursor ?? null };
 }
 

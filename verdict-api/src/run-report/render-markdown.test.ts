@@ -10,16 +10,18 @@ const page = (over: Partial<RunPage> = {}): RunPage => ({
   isCi: true,
   status: 'success',
   shards: 1,
+  durationMs: 1000,
+  startedAt: '2026-12-01 10:00:00',
   testCases: [
-    { module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', status: 'success', durationMs: 4, isNew: true, muted: false },
-    { module: ':app', suite: 'com.shop.CartTest', name: 'retried', status: 'success', durationMs: 4, isNew: false, muted: false },
-    { module: ':app', suite: 'com.shop.CartTest', name: 'broken|pipe', status: 'failure', durationMs: 4, isNew: false, muted: true },
+    { testCaseId: 'tc-1', module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', status: 'success', durationMs: 4, isNew: true, muted: false },
+    { testCaseId: 'tc-2', module: ':app', suite: 'com.shop.CartTest', name: 'retried', status: 'success', durationMs: 4, isNew: false, muted: false },
+    { testCaseId: 'tc-3', module: ':app', suite: 'com.shop.CartTest', name: 'broken|pipe', status: 'failure', durationMs: 4, isNew: false, muted: true },
   ],
   flaky: [
     { module: ':app', suite: 'com.shop.CartTest', name: 'retried', caughtBy: 'organic', failed: 1, repetitions: 2 },
     { module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', caughtBy: 'stress_gate', failed: 3, repetitions: 10 },
   ],
-  gate: { mode: 'report', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: false, wouldHaveBlocked: true },
+  gate: { mode: 'report', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: false, wouldHaveBlocked: true, shards: 1, stressPassMs: null, candidates: [], detection: null },
   ...over,
 });
 

@@ -1,5 +1,6 @@
 // The one way a value reaches SQL text. Both engines (ClickHouse 18.16 and chDB 26) get the
 // same literals: 18.16 has no query parameters, so values are escaped here and nowhere else.
+import { UUID_PATTERN } from '../identity/uuid.js';
 
 /** A fragment of SQL that is already safe to splice (built by `sql` or `ident`). */
 export class Sql {
@@ -25,7 +26,8 @@ export class DateTimeValue {
 
 export type Bindable = string | number | bigint | boolean | null | Uuid | DateTimeValue | Sql | readonly Bindable[];
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Either case: toUUID() reads both, and a value bound here need not come from this service.
+const UUID_RE = new RegExp(UUID_PATTERN.source, 'i');
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 // Every byte ClickHouse treats specially inside '…' gets a backslash escape; other control

@@ -1,4 +1,5 @@
 // One ClickHouse database of the service: an engine and the name every table is qualified with.
+import { leavesPresence } from '../presence/leaves-presence.js';
 import { ident, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
 import { ReadCache, scopeKey } from './read-cache.js';
@@ -91,7 +92,7 @@ export function database(engine: ClickHouseEngine, name: string): Database {
   return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache };
 }
 
-/** Test case runs that ran (not skipped) are presence (migration 0010): known in their scope. */
+/** Test case runs that leave presence (presence/leaves-presence.ts, migration 0010) are known in their scope. */
 function notePresence(cache: ReadCache, rows: InsertRows, written: boolean): void {
   const byScope = ranByScope(rows);
   // Encoded rows that do not say what ran are not trusted to be none.
@@ -112,7 +113,7 @@ function ranByScope(rows: InsertRows): Map<string, readonly string[]> | null {
   }
   const byScope = new Map<string, string[]>();
   for (const r of rows) {
-    if (r['status'] === 'skipped') continue;
+    if (!leavesPresence(r['status'])) continue;
     const key = scopeKey(String(r['project_id']), String(r['git_branch']), Number(r['is_ci']));
     (byScope.get(key) ?? byScope.set(key, []).get(key)!).push(String(r['test_case_id']));
   }

@@ -195,10 +195,6 @@ export class KnownIds {
     if (this.scopes.has(scope)) this.add(scope, ids);
   }
 
-  get count(): number {
-    return this.size;
-  }
-
   clear(): void {
     this.scopes.clear();
     this.whole.clear();

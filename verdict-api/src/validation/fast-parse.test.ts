@@ -93,6 +93,21 @@ describe('the hand-written checks of the large bodies', () => {
     expect(fast).toBeGreaterThan(50);
   });
 
+  it("take the fast path at exactly the contract's bounds (read from its schemas, not restated)", () => {
+    const identity = { module: 'm'.repeat(1024), suite: 's'.repeat(4096), name: 'n'.repeat(4096) };
+    const verdict = { runId: 'r'.repeat(128), testCases: [{ ...identity, durationMs: 31_536_000_000 }] };
+    expect(fastVerdictRequest(verdict)).toStrictEqual(v.parse(VerdictRequest, verdict));
+    const upload = {
+      runId: 'r'.repeat(128),
+      branch: 'main',
+      isCi: true,
+      status: 'success',
+      durationMs: 1,
+      testCases: [{ ...identity, status: 'success', durationMs: 31_536_000_000, repetitions: [{ repetition: 10_000, status: 'success', durationMs: 31_536_000_000 }] }],
+    };
+    expect(fastRunUpload(upload)).toStrictEqual(v.parse(RunUpload, upload));
+  });
+
   it('take the fast path for an ordinary verdict request and run upload', () => {
     const identity = { module: ':app', suite: 'com.acme.InvoiceTest', name: 'computesTotal()' };
     expect(fastVerdictRequest({ runId: 'r1', mode: 'enforce', testCases: [{ ...identity, durationMs: 12 }] })).toStrictEqual({

@@ -4,11 +4,26 @@
 // doubt returns null, and the caller runs the valibot schema, which names the first bad field.
 // fast-parse.test.ts checks both against the schemas on generated bodies, valid and broken.
 import * as v from 'valibot';
-import { MAX_IDENTITIES, RunUpload } from '../contract.js';
+import { MAX_IDENTITIES, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload } from '../contract.js';
 import type { ParsedRunUpload, ParsedVerdictRequest } from './parse-body.js';
 
-const MAX_DURATION_MS = 31_536_000_000;
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+/**
+ * The requirement of the last `type` action in a contract schema's pipe (a maximum, a pattern):
+ * the limits checked here are read from the contract's schemas, never restated.
+ */
+function requirement<T>(schema: unknown, type: string): T {
+  const pipe = (schema as { pipe?: readonly { type: string; requirement?: unknown }[] }).pipe ?? [];
+  const action = pipe.findLast((a) => a.type === type);
+  if (action === undefined) throw new Error(`fast-parse: the contract's schema has no ${type} action`);
+  return action.requirement as T;
+}
+
+const MAX_MODULE = requirement<number>(TestCaseIdentity.entries.module, 'max_length');
+const MAX_SUITE = requirement<number>(TestCaseIdentity.entries.suite, 'max_length');
+const MAX_NAME = requirement<number>(TestCaseIdentity.entries.name, 'max_length');
+const MAX_DURATION_MS = requirement<number>(TestCaseRunUpload.entries.durationMs, 'max_value');
+const MAX_REPETITION = requirement<number>(Repetition.entries.repetition, 'max_value');
+const RUN_ID = requirement<RegExp>(RunId, 'regex');
 
 type Obj = Record<string, unknown>;
 
@@ -33,7 +48,7 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
       const t: unknown = testCases[i];
       if (!isObject(t)) return null;
       const { module, suite, name, durationMs } = t;
-      if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(durationMs)) return null;
+      if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(durationMs)) return null;
       out[i] = { module, suite, name, durationMs };
     }
     parsed.testCases = out;
@@ -45,7 +60,7 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
       const s: unknown = suites[i];
       if (!isObject(s)) return null;
       const { module, suite, tests, names, durationsMs } = s;
-      if (!isText(module, 1024) || !isText(suite, 4096)) return null;
+      if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE)) return null;
       if (tests !== undefined) {
         if (!Array.isArray(tests) || names !== undefined || durationsMs !== undefined) return null;
         const testNames: string[] = new Array(tests.length);
@@ -54,7 +69,7 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
           const t: unknown = tests[k];
           if (!isObject(t)) return null;
           const { name, durationMs } = t;
-          if (!isText(name, 4096) || !isDuration(durationMs)) return null;
+          if (!isText(name, MAX_NAME) || !isDuration(durationMs)) return null;
           testNames[k] = name;
           durations[k] = durationMs;
         }
@@ -62,7 +77,7 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
       } else {
         // The lists are the output as they are: checked, not copied.
         if (!Array.isArray(names) || !Array.isArray(durationsMs) || names.length !== durationsMs.length) return null;
-        for (let k = 0; k < names.length; k++) if (!isText(names[k], 4096) || !isDuration(durationsMs[k])) return null;
+        for (let k = 0; k < names.length; k++) if (!isText(names[k], MAX_NAME) || !isDuration(durationsMs[k])) return null;
         out[i] = { module, suite, listed: 'names', names: names as string[], durationsMs: durationsMs as number[] };
       }
     }
@@ -85,7 +100,7 @@ export function fastRunUpload(input: unknown): ParsedRunUpload | null {
     const t: unknown = testCases[i];
     if (!isObject(t)) return null;
     const { module, suite, name, status: s, durationMs: d, muted, repetitions } = t;
-    if (!isText(module, 1024) || !isText(suite, 4096) || !isText(name, 4096) || !isDuration(d)) return null;
+    if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(d)) return null;
     if (s !== 'success' && s !== 'failure' && s !== 'skipped') return null;
     if (muted !== undefined && typeof muted !== 'boolean') return null;
     let reps: ParsedRunUpload['testCases'][number]['repetitions'] = [];
@@ -96,7 +111,7 @@ export function fastRunUpload(input: unknown): ParsedRunUpload | null {
         const r: unknown = repetitions[k];
         if (!isObject(r)) return null;
         const { repetition, status, durationMs } = r;
-        if (!(Number.isInteger(repetition) && (repetition as number) >= 1 && (repetition as number) <= 10_000)) return null;
+        if (!(Number.isInteger(repetition) && (repetition as number) >= 1 && (repetition as number) <= MAX_REPETITION)) return null;
         if ((status !== 'success' && status !== 'failure') || !isDuration(durationMs)) return null;
         reps[k] = { repetition: repetition as number, status, durationMs };
       }

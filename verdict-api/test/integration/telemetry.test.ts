@@ -84,7 +84,8 @@ describe.each(ENGINES)('telemetry queries on %s ClickHouse', (kind) => {
   beforeAll(async () => {
     t = await openTestDatabase(kind);
     const account = await createAccount(t.db, 'Telemetry', true);
-    [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((handle) => createProject(t.db, { accountId: account.accountId, handle, defaultBranch: 'main' })));
+    const project = (handle: string) => createProject(t.db, { accountId: account.accountId, handle, defaultBranch: 'main' });
+    [alpha, beta, gamma] = await Promise.all([project('alpha'), project('beta'), project('gamma')]);
     const timing = (wallClockMs: number | null, predictedMs: number, cut = false) => ({ wallClockMs, predictedMs, jvmStartMs: 600, cut });
 
     // Verdicts: inventories alpha 90 then 100 (latest wins), beta 40, gamma 300; beta once without a default branch.
