@@ -43,7 +43,7 @@ export function gateTimingRow(key: RunKey, timing: ParsedGateUpload['timing'], r
 }
 
 /** The gate_candidate_stats row of one uploaded candidate. */
-export function candidateStatsRow(key: RunKey, testCaseId: string, t: ParsedGateUpload['testCases'][number], recordedAt: string): Record<string, unknown> {
+export function candidateStatsRow(key: RunKey, testCaseId: string, t: Pick<ParsedGateUpload['testCases'][number], 'muted' | 'outcome' | 'durationMs' | 'plannedRepetitions' | 'repetitions'>, recordedAt: string): Record<string, unknown> {
   const s = repetitionStats(t.repetitions);
   return {
     ...key,
