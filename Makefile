@@ -9,7 +9,7 @@ PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
 # pom; the first build downloads them from Maven Central into ~/.m2). The CLI's package carries both jars.
 RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 
-.PHONY: demo test install apt node plugin bench clean
+.PHONY: demo test install apt node plugin plugin-compat bench clean
 
 ## demo: the main job — the gate on the example Gradle and Maven projects against the verdict API on embedded ClickHouse
 ## (SERVE=1 keeps the dashboard serving until Ctrl-C)
@@ -42,6 +42,13 @@ node:
 	npm run build
 
 plugin: $(PACKAGED_JAR) $(RUNNER_JAR)
+
+## plugin-compat: the plugin's sources compiled against newer Gradle APIs (Maven Central's
+## dev.gradleplugins:gradle-api); only Debian's 4.4.1 can run here, so a removed API fails this.
+GRADLE_API_VERSIONS := 8.10 7.6.4
+plugin-compat:
+	@for v in $(GRADLE_API_VERSIONS); do echo "Compiling the Gradle plugin against the Gradle $$v API"; \
+	  mvn -B -q -f gradle-plugin/compat/pom.xml compile -Dgradle.api.version=$$v || exit 1; done
 
 $(RUNNER_JAR): $(shell find orchestrator/jvm-runner/src -type f) orchestrator/jvm-runner/pom.xml
 	cd orchestrator/jvm-runner && mvn -B -q package

@@ -6,12 +6,17 @@ import path from 'node:path';
 /** Writes `tree` (relative path → content) under a new temp dir and returns the dir. */
 export async function writeTree(tree: Record<string, string>, prefix = 'stress-gate-fixture-'): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  await writeFiles(dir, tree);
+  return dir;
+}
+
+/** Writes `tree` (relative path → content) under `dir`, replacing what is there. */
+export async function writeFiles(dir: string, tree: Record<string, string>): Promise<void> {
   for (const [rel, content] of Object.entries(tree)) {
     const file = path.join(dir, rel);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, content);
   }
-  return dir;
 }
 
 const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar')";
