@@ -1,21 +1,25 @@
 // Benchmark of the Maven stress pass (fresh JVMs started directly, as the first pass's Surefire
-// fork was started) against its floors and against the naive loop, on a copy of
-// examples/maven-multi (JUnit 5), 3 fast tests of :app × 10 repetitions:
-//   (a) the stress pass: runMavenStressPass's wall clock, median of --runs runs;
-//   (b) floors: repetitions × a bare JVM start (`java Hello`), and repetitions × a JUnit Platform
-//       runner JVM that selects nothing (the unavoidable cost of a fresh test JVM);
+// fork was started; one JVM per candidate per repetition, --jvms at a time) against its floors and
+// against the naive loop, on a copy of examples/maven-multi (JUnit 5), 3 fast tests of :app × 10 repetitions:
+//   (a) the stress pass: the direct executor's wall clock (what the Maven adapter runs), median of --runs runs;
+//   (b) floors for the same number of JVMs: bare JVM starts (`java Hello`), and JUnit Platform
+//       runner JVMs that select nothing (the unavoidable cost of a fresh test JVM), each measured
+//       one at a time and divided by the JVMs at a time;
 //   (c) the naive loop: one `mvn -o -q -pl app -am test -Dtest=…` per repetition (--naive runs,
 //       scaled to --reps); a bare `surefire:test` goal cannot resolve :core inside the reactor.
 // Needs: npm run build, make plugin (the runner jar), mvn and java on PATH, ~/.m2 warm (it runs
 // `mvn -o`: run `make demo` or the Maven tests once first).
 import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuild } from '../orchestrator/dist/build-tool/run-build.js';
 import { silentLogger } from '../orchestrator/dist/log.js';
 import { runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
 import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
-import { runMavenStressPass } from '../orchestrator/dist/maven/maven-stress-pass.js';
+import { mavenTargets } from '../orchestrator/dist/maven/maven-targets.js';
+import { runDirectPass } from '../orchestrator/dist/jvm/direct-pass.js';
+import { jvmOfFork } from '../orchestrator/dist/jvm/fork-jvm.js';
+import { jvmCommand } from '../orchestrator/dist/jvm/runner-request.js';
 import type { GateCandidate } from '../orchestrator/dist/candidates/gate-candidate.js';
 import { check, flags, intFlag, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
   const reps = intFlag(f, 'reps', 10);
   const runs = intFlag(f, 'runs', 3);
   const naiveRuns = intFlag(f, 'naive', 10);
+  const atATime = intFlag(f, 'jvms', availableParallelism());
   const dir = mkdtempSync(join(tmpdir(), 'stress-gate-bench-maven-'));
   const logger = silentLogger();
   try {
@@ -51,7 +56,11 @@ async function main(): Promise<void> {
     const stressMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       // With the JDK class archive, as the CLI runs it (STRESS_GATE_CLASS_ARCHIVE=0: without); a run that made it waits for it here.
-      const r = await runMavenStressPass(candidates, 600, { setup, sources: pass.sources, projectDir: dir, logger, env: process.env });
+      const { targets, unrunnable } = mavenTargets(candidates, pass.sources);
+      const r = await runDirectPass(targets, unrunnable, {
+        runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: join(dir, 'target', 'stress-gate', 'repetitions'), concurrency: atATime,
+        ceilingSeconds: 600, env: process.env, logger, err: () => undefined, errIsTTY: false,
+      });
       await r.archiving;
       const all = [...r.repetitions.values()].every((x) => x.length === reps && x.every((y) => y.status === 'success'));
       if (!all || r.problems.length) throw new Error(`stress pass incomplete: ${r.problems.join('; ')}`);
@@ -64,17 +73,17 @@ async function main(): Promise<void> {
     mkdirSync(hello);
     writeFileSync(join(hello, 'Hello.java'), 'public class Hello { public static void main(String[] a) {} }\n');
     check(await run('javac', ['Hello.java'], { cwd: hello }), 'javac');
+    const jvms = reps * candidates.length;
     const bare: number[] = [];
-    for (let i = 0; i < reps; i++) bare.push(check(await run('java', ['-cp', hello, 'Hello'], { cwd: hello }), 'java Hello').ms);
+    for (let i = 0; i < jvms; i++) bare.push(check(await run('java', ['-cp', hello, 'Hello'], { cwd: hello }), 'java Hello').ms);
     const emptyMs: number[] = [];
-    // One runner JVM per repetition with no unique ID selected: launcher and engines start, nothing runs.
+    // One runner JVM per candidate and repetition with no unique ID selected: launcher and engines start, nothing runs.
     const source = [...pass.sources.values()].find((s) => s.fork.userDir.endsWith('app'))!;
-    const { jvmCommand, requestText } = await import('../orchestrator/dist/maven/jvm-request.js');
-    for (let i = 0; i < reps; i++) {
+    for (let i = 0; i < jvms; i++) {
       const req = join(dir, `empty-${i}.request`);
-      writeFileSync(req, requestText(source.fork, [], join(dir, `empty-${i}.jsonl`)));
-      const cmd = jvmCommand(source.fork, setup.runnerJar, req);
-      emptyMs.push(check(await run(cmd.file, cmd.args, { cwd: cmd.cwd, env: cmd.env }), 'empty runner').ms);
+      writeFileSync(req, `kind platform\nout ${join(dir, `empty-${i}.jsonl`)}\n`);
+      const cmd = jvmCommand(jvmOfFork(source.fork, true), setup.runnerJar, req);
+      emptyMs.push(check(await run(cmd.file, cmd.args, { cwd: cmd.cwd, env: Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== null)) }), 'empty runner').ms);
     }
 
     const naive: number[] = [];
@@ -87,14 +96,14 @@ async function main(): Promise<void> {
     }
 
     const stress = median(stressMs);
-    const bareFloor = bare.reduce((a, b) => a + b, 0);
-    const platformFloor = emptyMs.reduce((a, b) => a + b, 0);
+    const bareFloor = bare.reduce((a, b) => a + b, 0) / atATime;
+    const platformFloor = emptyMs.reduce((a, b) => a + b, 0) / atATime;
     const naiveTotal = (naive.reduce((a, b) => a + b, 0) / naiveRuns) * reps;
     log('');
-    log(`3 fast JUnit 5 tests × ${reps} repetitions, each repetition one fresh JVM (load after: ${load()})`);
-    log(`  stress pass (direct JVMs), median of ${runs}:         ${sec(stress)}`);
-    log(`  floor, ${reps} × bare JVM start (java Hello):          ${sec(bareFloor)}  → stress pass = ${(stress / bareFloor).toFixed(2)}× this floor`);
-    log(`  floor, ${reps} × JUnit Platform JVM selecting nothing: ${sec(platformFloor)}  → stress pass = ${(stress / platformFloor).toFixed(2)}× this floor`);
+    log(`3 fast JUnit 5 tests × ${reps} repetitions, each candidate's repetition one fresh JVM: ${jvms} JVMs, ${atATime} at a time (load after: ${load()})`);
+    log(`  stress pass (direct JVMs), median of ${runs}:         ${sec(stress)}  (${sec(stress / jvms)} per JVM)`);
+    log(`  floor, ${jvms} bare JVM starts (java Hello) / ${atATime}:        ${sec(bareFloor)}  → stress pass = ${(stress / bareFloor).toFixed(2)}× this floor`);
+    log(`  floor, ${jvms} JUnit Platform JVMs selecting nothing / ${atATime}: ${sec(platformFloor)}  → stress pass = ${(stress / platformFloor).toFixed(2)}× this floor`);
     log(`  naive, ${reps} × mvn -o -pl app -am test -Dtest=… (${naiveRuns} run${naiveRuns === 1 ? '' : 's'} scaled): ${sec(naiveTotal)}  → ${(naiveTotal / stress).toFixed(2)}× slower than the stress pass`);
     log(`  (the naive -Dtest selects whole methods: AdditionTest#adds runs both invocations)`);
     rmSync(setup.workDir, { recursive: true, force: true });

@@ -93,8 +93,8 @@ describe('installed from the packed tarballs into a Gradle build outside the rep
     expect(Object.keys(pkg.dependencies)).not.toContain('@stress-gate/verdict-api');
     expect(Object.keys(pkg.dependencies)).not.toContain('chdb');
     expect((await readdir(path.join(cli, 'gradle-plugin'))).sort()).toEqual(['stress-gate-gradle-plugin.jar', 'stress-gate.init.gradle']);
-    // Maven builds: the JUnit Platform listener and runner.
-    expect(await readdir(path.join(cli, 'junit-platform-runner/target'))).toEqual(['stress-gate-junit-platform-runner.jar']);
+    // Both build tools: the JVM runner (and JUnit Platform listener), and Maven's fork agent.
+    expect((await readdir(path.join(cli, 'jvm-runner/target'))).sort()).toEqual(['stress-gate-jvm-runner-agent.jar', 'stress-gate-jvm-runner.jar']);
     expect((await readdir(path.join(dir, 'node_modules/@stress-gate/verdict-api/migrations'))).length).toBeGreaterThan(0);
   });
 
