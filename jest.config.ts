@@ -15,6 +15,7 @@ const shared = {
     // The orchestrator's package-internal imports of the contract (orchestrator/package.json "imports").
     '^#contract$': '<rootDir>/../verdict-api/src/contract.ts',
     '^#identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
+    '^#markdown$': '<rootDir>/../verdict-api/src/contract-markdown.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -13,6 +13,7 @@ import { createLogger } from './log.js';
 import { createMavenAdapter } from './maven/maven-adapter.js';
 import { mavenExecutable } from './maven/maven-setup.js';
 import { packageRoot } from './package-root.js';
+import { runStressTests } from './reproduce/run-stress-tests.js';
 
 /** The package version, from package.json. */
 export function version(): string {
@@ -70,9 +71,14 @@ export async function main(argv: readonly string[], deps: CliDeps = realDeps()):
             },
             outputDir: 'target',
             settingsPrefix: '.mvn/stress-gate.properties: ',
+            tool: [parsed.executable, ...(parsed.flags.mavenExecutable ? ['--maven-executable', parsed.flags.mavenExecutable] : [])],
           }
-        : { prepare: (d, projectDir) => createGradleAdapter({ ...gradle, runBuild: run }, d, projectDir), outputDir: 'build', settingsPrefix: 'stressNewTests.' };
+        : { prepare: (d, projectDir) => createGradleAdapter({ ...gradle, runBuild: run }, d, projectDir), outputDir: 'build', settingsPrefix: 'stressNewTests.', tool: ['gradle'] };
     if (parsed.kind === 'gradle' && parsed.flags.mavenExecutable !== undefined) throw new UsageError('--maven-executable is for Maven builds (stress-orchestrator mvn …)');
+    if (parsed.flags.stressTests) return await runStressTests(parsed.flags, parsed.gradleArgs, { ...core, build });
+    for (const [flag, set] of [['--repetitions', parsed.flags.repetitions], ['--until-failure', parsed.flags.untilFailure]] as const) {
+      if (set !== undefined) throw new UsageError(`${flag} goes with --stress-tests (the gate's repetitions come from the verdict API's curve)`);
+    }
     return await runGate(parsed.flags, parsed.gradleArgs, { ...core, build });
   } catch (e) {
     if (e instanceof StressGateError) {

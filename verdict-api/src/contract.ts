@@ -355,6 +355,24 @@ export const GateUpload = v.object({
 });
 export type GateUpload = v.InferInput<typeof GateUpload>;
 
+/** A candidate's price: its repetitions, or why it is excluded. */
+export type Price = { repetitions: number; excluded: null } | { repetitions: null; excluded: { reason: 'slow'; detail: string } };
+
+/**
+ * Prices a duration on a repetition curve: the first bucket it fits gives the repetitions; slower
+ * than every bucket is excluded. The server prices the verdict's candidates with it, and the CLI's
+ * `--stress-tests` (no server) prices on the default curve the same way.
+ */
+export function price(durationMs: number, curve: readonly CurveBucket[]): Price {
+  for (const bucket of curve) {
+    const fits = bucket.bound === 'inclusive' ? durationMs <= bucket.maxDurationMs : durationMs < bucket.maxDurationMs;
+    if (fits) return { repetitions: bucket.repetitions, excluded: null };
+  }
+  const last = curve[curve.length - 1];
+  const limit = last ? `${last.bound === 'inclusive' ? 'over' : 'at or over'} ${formatDuration(last.maxDurationMs)}` : 'no curve';
+  return { repetitions: null, excluded: { reason: 'slow', detail: `took ${formatDuration(durationMs)}, ${limit}` } };
+}
+
 /**
  * How both sides word a duration for people ("12ms", "4.2s", "6m 2s", "1h 2m 3s"): the CLI's
  * report, the run report and the server's exclusion details say it the same way.

@@ -23,6 +23,15 @@ export interface ToolFlags {
   comment?: boolean;
   /** `--maven-executable <path>`: the Maven to run (a wrapper or an installation). Default: what the command names. */
   mavenExecutable?: string;
+  /**
+   * `--stress-tests <selector>` (repeatable): no gate, no server: run the build, then stress exactly
+   * these tests as the gate would (`[<module> ]<class>.<test>`, `*` for any run of characters).
+   */
+  stressTests?: string[];
+  /** `--repetitions <n>` (with --stress-tests): repetitions per test instead of the duration curve. */
+  repetitions?: string;
+  /** `--until-failure` (with --stress-tests): stop at the first failed repetition. */
+  untilFailure?: boolean;
 }
 
 /** What the command line asks for. */
@@ -35,7 +44,7 @@ export type ParsedArgs =
 /** The Maven commands: `mvn` (from PATH) or the project's wrapper (`./mvnw`). */
 const MAVEN_COMMANDS = new Set(['mvn', 'maven', './mvnw', 'mvnw']);
 
-const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 'comment'>> = {
+const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 'comment' | 'untilFailure'>> = {
   '--stress-new-tests': 'mode',
   '--server-url': 'serverUrl',
   '--project': 'project',
@@ -43,11 +52,14 @@ const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 
   '--report-file': 'reportFile',
   '--project-dir': 'projectDir',
   '--maven-executable': 'mavenExecutable',
+  '--stress-tests': 'stressTests',
+  '--repetitions': 'repetitions',
 };
 
-const SWITCHES: Record<string, 'skipQuarantine' | 'comment'> = {
+const SWITCHES: Record<string, 'skipQuarantine' | 'comment' | 'untilFailure'> = {
   '--skip-quarantine': 'skipQuarantine',
   '--comment': 'comment',
+  '--until-failure': 'untilFailure',
 };
 
 /** The --help text. */
@@ -66,6 +78,11 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
   --project-dir <dir>        directory Gradle runs in (default: current directory)
   --maven-executable <path>  the Maven to run (env STRESS_GATE_MAVEN; default: mvn from PATH, or
                              the project's ./mvnw when the command is ./mvnw)
+  --stress-tests <test>      no gate, no server: run the build, then stress exactly this test
+                             (repeatable; "[:module ]pkg.Class.test", * for any characters) in
+                             fresh JVMs as the gate would; exit 1 when one disagreed with itself
+  --repetitions <n>          with --stress-tests: repetitions per test (default: the gate's curve)
+  --until-failure            with --stress-tests: stop at the first failed repetition
   --skip-quarantine          ignore the quarantine list: run every test, mask nothing
                              (env STRESS_GATE_SKIP_QUARANTINE=1)
   --comment                  post the run report on the merge request, one comment updated per run
@@ -111,7 +128,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (value === undefined || value === '--') throw new UsageError(`${name} needs a value`);
       i++;
     }
-    flags[key] = value;
+    if (key === 'stressTests') flags.stressTests = [...(flags.stressTests ?? []), value];
+    else flags[key] = value;
   }
   if (first === 'gradle') return { kind: 'gradle', flags, gradleArgs };
   // `mvn` and `maven` run the mvn on PATH, `./mvnw` and `mvnw` the project's wrapper; the

@@ -7,6 +7,7 @@ import type { GateOutcome } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';
+import { failureEvidence, type CandidateEvidence } from '../evidence/failure-evidence.js';
 import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 
 /** Gradle's exit code for a failed build, failed tests included; enforce reuses it. */
@@ -20,19 +21,25 @@ export interface CandidateResult extends GateCandidate {
   outcome: CandidateOutcome;
   /** Repetitions planned (0 when excluded). */
   expected: number;
-  recorded: RecordedRepetition[];
+  /** Its repetitions (why one failed is in `evidence`, bounded). */
+  recorded: Omit<RecordedRepetition, 'failure'>[];
   failures: number;
+  /** Why it failed: each failed repetition and the failures grouped by signature; null when none failed. */
+  evidence: CandidateEvidence | null;
   /** Failed repetitions whose JVM died while this candidate ran (System.exit, OOM, a crash). */
   crashed: number;
   /** Why it is not_stressed or error, in words (for error: the gate's own problem). */
   why: string | null;
+  /** The command that reruns it as the gate did, without a server (set when it failed). */
+  reproduce?: string;
 }
 
 /** Classifies one candidate. `cut` says the ceiling timer stopped the stress pass. */
 export function classifyCandidate(c: GateCandidate, recorded: readonly RecordedRepetition[], cut: boolean): CandidateResult {
   const base = {
     ...c,
-    recorded: [...recorded],
+    recorded: recorded.map(({ failure: _failure, ...r }) => r),
+    evidence: failureEvidence(c.suite, recorded),
     failures: recorded.filter((r) => r.status === 'failure').length,
     crashed: recorded.filter((r) => r.crashed).length,
   };

@@ -23,6 +23,13 @@ export interface StressPlanRequest {
   parallelJvms: number;
 }
 
+/** How the stress pass runs besides its plan. */
+export interface StressPassOptions {
+  signal?: AbortSignal;
+  /** Stop at the first failed repetition (`--stress-tests --until-failure`; the direct executor only). */
+  untilFailure?: boolean;
+}
+
 /** One build tool, prepared for one invocation of the CLI. */
 export interface BuildAdapter {
   /** The invocation's temp dir (removed at the end unless STRESS_GATE_KEEP_TEMP). */
@@ -31,8 +38,8 @@ export interface BuildAdapter {
   firstPass(args: readonly string[], options: BuildFirstPassOptions): Promise<FirstPass>;
   /** How the stress pass of `stress` will run: its executor and JVMs at a time. */
   planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlanFigures>;
-  /** Runs the repetitions of `stress` (candidates with a source) as planned, within `ceilingSeconds`. */
-  stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number, plan: StressPlanFigures, signal?: AbortSignal): Promise<StressPassResult>;
+  /** Runs the repetitions of `stress` (candidates with a source) as planned, within `ceilingSeconds` (null: no ceiling). */
+  stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number | null, plan: StressPlanFigures, options?: StressPassOptions): Promise<StressPassResult>;
   /** Awaits what the stress pass left running (never rejects); before the temp dir goes. */
   settle?(): Promise<void>;
 }

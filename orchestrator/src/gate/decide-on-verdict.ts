@@ -9,6 +9,7 @@ import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { detectionPower } from '../report/detection-power.js';
+import { reproduceCommand } from '../reproduce/reproduce-command.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
@@ -17,7 +18,7 @@ import type { GateDeps } from './gate-deps.js';
 
 /** What the verdict step needs from the run so far. */
 export interface VerdictContext {
-  mode: GateReport['mode'];
+  mode: 'report' | 'enforce';
   config: Config;
   first: FirstPass;
   client: VerdictClient;
@@ -81,7 +82,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else {
     if (ctx.uploadFailed?.()) await ctx.uploaded; // throws: the gate's own trouble
     if (ctx.marks) ctx.marks.decidedAt = deps.now();
-    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal);
+    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal ? { signal: deps.signal } : {});
     stressPass = {
       wallClockMs: pass.wallClockMs,
       cut: pass.cut,
@@ -98,6 +99,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass };
     }
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut));
+    for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, ctx.gradleArgs, r);
     problems = pass.problems;
   }
   const decision = decideGate(mode, first.exitCode, results, guard);

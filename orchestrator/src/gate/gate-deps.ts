@@ -14,6 +14,8 @@ export interface BuildSystem {
   outputDir: string;
   /** What configuration errors put before a settings key (Gradle's: `stressNewTests.`). */
   settingsPrefix: string;
+  /** The build tool as the reproduce command names it: `gradle`, `mvn`, `./mvnw` (with `--maven-executable …`). */
+  tool: readonly string[];
 }
 
 /** The adapters one run needs. */

@@ -61,6 +61,10 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         '',
         ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',
+        // The fake Gradle records no failure details (the real plugin does).
+        '   2 failed, all alike: a failure with no details recorded',
+        '   Reproduce:',
+        "     npx stress-orchestrator gradle test --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50",
         '',
         `  Run page: http://api.test/projects/shop/runs/${r.report.runId}`,
         '',

@@ -1,9 +1,12 @@
 // The stress pass as one gated observation (POST …/runs/:runId/gate). Pure.
-import type { GateUpload } from '#contract';
+import { FAILURE_BOUNDS, type GateUpload } from '#contract';
+import { cut } from '#markdown';
 import type { GateReport } from '../report/gate-report.js';
 
 /** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */
 export function buildGateUpload(r: GateReport, shard: { index: number; total: number } = { index: 0, total: 1 }): GateUpload | null {
+  // `--stress-tests` runs locally: nothing of it is uploaded.
+  if (r.mode === 'local') return null;
   let outcome: GateUpload['outcome'];
   switch (r.outcome) {
     case 'server_unavailable':
@@ -45,6 +48,10 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
             plannedRepetitions: c.expected,
             outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
             repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
+            failures: c.evidence?.failures ?? [],
+            failureGroups: c.evidence?.groups ?? [],
+            failuresOmitted: c.evidence?.failuresOmitted ?? 0,
+            reproduceCommand: c.reproduce ? cut(c.reproduce, FAILURE_BOUNDS.reproduceCommand) : null,
           })),
   };
 }

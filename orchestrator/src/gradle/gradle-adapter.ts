@@ -61,7 +61,7 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
       }
       return { executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null };
     },
-    stressPass: async (stress, args, ceilingSeconds, plan, signal) => {
+    stressPass: async (stress, args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
       const targets = plan.executor === 'direct' ? await targetsOf(stress) : null;
       if (!targets?.ok) return runGradleExecutor(stress, args, ceilingSeconds, { ...executorDeps, ...(signal ? { signal } : {}) }, plan.fallback);
       const pass = await runDirectPass(targets.targets, targets.unrunnable, {
@@ -76,6 +76,7 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
         errIsTTY: deps.errIsTTY ?? false,
         ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
         ...(signal ? { signal } : {}),
+        ...(untilFailure ? { untilFailure } : {}),
       });
       return archives.track(pass);
     },

@@ -29,7 +29,7 @@ export interface GradleExecutorDeps {
 export async function runGradleExecutor(
   stress: readonly GateCandidate[],
   userArgs: readonly string[],
-  ceilingSeconds: number,
+  ceilingSeconds: number | null,
   deps: GradleExecutorDeps,
   fallback: string | null,
 ): Promise<StressPassResult> {
@@ -56,7 +56,7 @@ export async function runGradleExecutor(
     cwd: deps.projectDir,
     env: deps.env,
     output: { logFile: paths.log },
-    deadlineMs: ceilingSeconds * 1000,
+    ...(ceilingSeconds === null ? {} : { deadlineMs: ceilingSeconds * 1000 }),
     logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });

@@ -7,7 +7,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
-import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
+import type { RunnerFailure } from '../jvm/runner-log.js';
+import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import type { ResultsLog } from './results-log.js';
 import type { PlannedStress, StressPlan } from './stress-plan.js';
 
@@ -20,6 +21,8 @@ export interface RepetitionReport {
   cases: XmlTestCase[];
   /** Tests that started in this repetition's JVM and never finished: it died under them. */
   crashed: { suite: string; name: string }[];
+  /** What the plugin caught of each failure, by JSON [suite, name] (in order). */
+  failures?: Map<string, RunnerFailure[]>;
 }
 
 /** The path of repetition `k` of planned task `id` of `taskPath`, as the plugin names it. */
@@ -53,11 +56,14 @@ export async function readRepetitionReports(plan: StressPlan, log?: ResultsLog):
       if (names.length === 0) cases.push(...finished);
       const done = new Set([...cases, ...finished].map((c) => JSON.stringify([c.suite, c.name])));
       const crashed = (log?.startedByTask.get(repPath) ?? []).filter((s) => !done.has(JSON.stringify([s.suite, s.name])));
-      reports.push({ id: task.id, taskPath: task.path, repetition: k, cases, crashed });
+      reports.push({ id: task.id, taskPath: task.path, repetition: k, cases, crashed, failures: log?.failuresByTask.get(repPath) ?? new Map() });
     }
   }
   return { reports, errors };
 }
+
+/** A failure with nothing known beyond its kind (the Gradle executor keeps no JVM output). */
+const NO_DETAIL: FailureDetail = { kind: 'failure', type: null, message: null, trace: null, stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null };
 
 /** Pure: the repetitions found for each candidate (by testCaseId), in repetition order. */
 export function assignRepetitions(stress: readonly GateCandidate[], reports: readonly RepetitionReport[], owner: PlannedStress['owner']): Map<string, RecordedRepetition[]> {
@@ -70,14 +76,15 @@ export function assignRepetitions(stress: readonly GateCandidate[], reports: rea
     const found = report.cases.filter((c) => JSON.stringify([c.suite, c.name]) === key)[cand.source.occurrence - 1];
     if (!found && report.crashed.some((c) => JSON.stringify([c.suite, c.name]) === key)) {
       // The JVM died while this candidate ran: the test ended that process, a failure.
-      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: 'failure', durationMs: 0, crashed: true });
+      out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: 'failure', durationMs: 0, crashed: true, failure: { ...NO_DETAIL, kind: 'crash' } });
       continue;
     }
     // A skipped repetition did not run: it is absent, like a missing one.
     if (!found || found.status === 'skipped') continue;
     // A repetition the build's own retry (test-retry) rescued still failed once: it disagreed.
     const status = found.executions?.some((e) => e.status === 'failure') ? 'failure' : found.status;
-    out.get(cand.testCaseId)!.push({ repetition: report.repetition, status, durationMs: found.durationMs });
+    const caught = status === 'failure' ? report.failures?.get(key)?.[cand.source.occurrence - 1] : undefined;
+    out.get(cand.testCaseId)!.push({ repetition: report.repetition, status, durationMs: found.durationMs, ...(caught ? { failure: { ...NO_DETAIL, ...caught } } : {}) });
   }
   for (const reps of out.values()) reps.sort((a, b) => a.repetition - b.repetition);
   return out;

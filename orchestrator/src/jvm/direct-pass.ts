@@ -18,13 +18,16 @@ export interface DirectPassOptions {
   /** Where each JVM's files go, kept after the run (the build's output folder). */
   outputDir: string;
   concurrency: number;
-  ceilingSeconds: number;
+  /** null: no ceiling (`--stress-tests`). */
+  ceilingSeconds: number | null;
   env: NodeJS.ProcessEnv;
   logger: Logger;
   err: (text: string) => void;
   errIsTTY: boolean;
   launch?: JvmLauncher;
   signal?: AbortSignal;
+  /** Stop at the first failed repetition. */
+  untilFailure?: boolean;
 }
 
 /** Runs every target's repetitions; candidates the adapter could not select are named as problems. */
@@ -37,7 +40,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
     archives.set(t.jvmKey, archive);
   }
   const pass = await runRepetitions(
-    { targets, runnerJar: o.runnerJar, outputDir: o.outputDir, concurrency: o.concurrency, deadlineMs: o.ceilingSeconds * 1000, archives },
+    { targets, runnerJar: o.runnerJar, outputDir: o.outputDir, concurrency: o.concurrency, deadlineMs: o.ceilingSeconds === null ? null : o.ceilingSeconds * 1000, archives, ...(o.untilFailure ? { untilFailure: true } : {}) },
     {
       launch: o.launch ?? launchJvm,
       logger: o.logger,
@@ -50,6 +53,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
   return {
     repetitions: pass.repetitions,
     cut: pass.cut,
+    stoppedAtFailure: pass.stoppedAtFailure,
     cancelled: pass.cancelled,
     wallClockMs: pass.wallClockMs,
     gradleExitCode: null,

@@ -17,14 +17,15 @@ export interface ProgressOptions {
   write: (text: string) => void;
   tty: boolean;
   total: number;
-  deadlineAt: number;
+  /** The ceiling's time; null: none (the line says nothing of it). */
+  deadlineAt: number | null;
   now: () => number;
 }
 
 /** Pure formatting of one progress sentence. */
-export function progressLine(done: number, total: number, failures: number, leftMs: number): string {
+export function progressLine(done: number, total: number, failures: number, leftMs: number | null): string {
   const failed = failures === 0 ? 'no failures' : `${failures} ${failures === 1 ? 'failure' : 'failures'}`;
-  return `stress pass: ${done}/${total} repetitions, ${failed}, ${formatDuration(Math.max(0, leftMs))} left before the ceiling`;
+  return `stress pass: ${done}/${total} repetitions, ${failed}${leftMs === null ? '' : `, ${formatDuration(Math.max(0, leftMs))} left before the ceiling`}`;
 }
 
 /** In a CI log, the longest silence between two progress lines. */
@@ -37,7 +38,7 @@ export function createProgress(o: ProgressOptions): Progress {
   let shown = false;
   let lastAt = o.now();
   let lastTenth = 0;
-  const line = () => progressLine(done, o.total, failures, o.deadlineAt - o.now());
+  const line = () => progressLine(done, o.total, failures, o.deadlineAt === null ? null : o.deadlineAt - o.now());
   return {
     finished(f) {
       done++;

@@ -27,9 +27,12 @@ export interface RepetitionsInput {
   /** Where each JVM's request, results and output go (kept after the run: the author reads them). */
   outputDir: string;
   concurrency: number;
-  deadlineMs: number;
+  /** The ceiling, from the pass's start; null: none. */
+  deadlineMs: number | null;
   /** Per jvmKey, how its JVMs use the JDK class archive (none: no archive). */
   archives?: ReadonlyMap<string, ClassArchive>;
+  /** Stop every JVM at the first failed repetition (no running again alone either). */
+  untilFailure?: boolean;
 }
 
 /** Its adapters. */
@@ -38,7 +41,7 @@ export interface RepetitionsDeps {
   logger: Logger;
   signal?: AbortSignal;
   /** A progress reporter for `total` repetitions. */
-  progress?: (total: number, deadlineAt: number) => Progress;
+  progress?: (total: number, deadlineAt: number | null) => Progress;
 }
 
 /** What it recorded. */
@@ -46,6 +49,8 @@ export interface RepetitionsOutcome {
   /** Per candidate testCaseId, in repetition order. */
   repetitions: Map<string, RecordedRepetition[]>;
   cut: boolean;
+  /** Stopped at the first failed repetition (untilFailure). */
+  stoppedAtFailure: boolean;
   cancelled: boolean;
   problems: string[];
   /** Candidates run again alone because they failed while JVMs ran side by side. */
@@ -68,6 +73,7 @@ interface Job {
 interface PassState {
   stop: AbortController;
   cut: boolean;
+  stoppedAtFailure: boolean;
   cancelled: boolean;
   problems: string[];
 }
@@ -78,10 +84,10 @@ const TAIL_BYTES = 16 * 1024;
 /** Runs every repetition; never throws for a JVM's trouble (it is a missing or failed result). */
 export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsDeps): Promise<RepetitionsOutcome> {
   const started = Date.now();
-  const deadlineAt = started + input.deadlineMs;
-  const state: PassState = { stop: new AbortController(), cut: false, cancelled: false, problems: [] };
-  const timer = setTimeout(() => {
-    state.cut = !state.cancelled;
+  const deadlineAt = input.deadlineMs === null ? null : started + input.deadlineMs;
+  const state: PassState = { stop: new AbortController(), cut: false, stoppedAtFailure: false, cancelled: false, problems: [] };
+  const timer = input.deadlineMs === null ? undefined : setTimeout(() => {
+    state.cut = !state.cancelled && !state.stoppedAtFailure;
     deps.logger.info({ deadlineMs: input.deadlineMs }, 'ceiling reached: stopping the repetition JVMs');
     state.stop.abort();
   }, input.deadlineMs);
@@ -99,7 +105,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     const recorded = await runJobs(jobs, input.concurrency, input, deps, state, progress, extra);
     progress?.end();
     let confirmed = 0;
-    if (input.concurrency > 1 && !state.cut && !state.cancelled) {
+    if (input.concurrency > 1 && !state.cut && !state.cancelled && !input.untilFailure) {
       const again = input.targets.filter((t) => (t.candidate.repetitions ?? 0) > 1 && (recorded.get(t.candidate.testCaseId) ?? []).some((r) => r.status === 'failure'));
       if (again.length) {
         confirmed = again.length;
@@ -110,8 +116,8 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     }
     const wallClockMs = Date.now() - started;
     // Made after the pass, beside the rest of the run.
-    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled, deps.signal);
-    return { repetitions: recorded, cut: state.cut, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs, jvms: jobs.length, archiving };
+    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled || state.stoppedAtFailure, deps.signal);
+    return { repetitions: recorded, cut: state.cut, stoppedAtFailure: state.stoppedAtFailure, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs, jvms: jobs.length, archiving };
   } finally {
     clearTimeout(timer);
     deps.signal?.removeEventListener('abort', onAbort);
@@ -158,6 +164,10 @@ async function runJobs(
         const exit = await deps.launch(files.command, files, state.stop.signal).done;
         const rep = await readJob(job, files, exit, state);
         progress?.finished(rep?.status === 'failure' ? 1 : 0);
+        if (rep?.status === 'failure' && input.untilFailure && !state.stop.signal.aborted) {
+          state.stoppedAtFailure = true;
+          state.stop.abort();
+        }
         if (rep) out.get(job.target.candidate.testCaseId)!.push(rep);
       }),
     ),

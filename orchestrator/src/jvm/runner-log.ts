@@ -103,7 +103,8 @@ export function parseRunnerLog(text: string, file: string): RunnerLog {
   return log;
 }
 
-function failureOf(x: unknown): RunnerFailure | null {
+/** A `failure` object of a log line ({type, message, trace}), or null. */
+export function failureOf(x: unknown): RunnerFailure | null {
   if (typeof x !== 'object' || x === null) return null;
   const f = x as Record<string, unknown>;
   return { type: stringOrNull(f['type']), message: stringOrNull(f['message']), trace: stringOrNull(f['trace']) };

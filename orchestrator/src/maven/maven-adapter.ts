@@ -26,7 +26,7 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
     },
     // One executor under Maven: fresh JVMs started like Surefire's forks, several at a time.
     planStress: async (stress, request) => ({ executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null }),
-    stressPass: async (stress, _args, ceilingSeconds, plan, signal) => {
+    stressPass: async (stress, _args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
       const { targets, unrunnable } = mavenTargets(stress, sources);
       const pass = await runDirectPass(targets, unrunnable, {
         runnerJar: setup.runnerJar,
@@ -40,6 +40,7 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
         errIsTTY: deps.errIsTTY ?? false,
         ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
         ...(signal ? { signal } : {}),
+        ...(untilFailure ? { untilFailure } : {}),
       });
       return archives.track(pass);
     },

@@ -32,6 +32,8 @@ export interface RecordedRepetition extends Repetition {
 export interface StressPassResult {
   repetitions: Map<string, RecordedRepetition[]>;
   cut: boolean;
+  /** Stopped at the first failed repetition, as asked (`--until-failure`). */
+  stoppedAtFailure?: boolean;
   /** The run was cancelled (SIGINT or SIGTERM) during the stress pass. */
   cancelled: boolean;
   wallClockMs: number;

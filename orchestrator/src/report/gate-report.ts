@@ -20,7 +20,8 @@ export type GateStop =
 
 /** Everything about one gated run. */
 export interface GateReport {
-  mode: 'report' | 'enforce';
+  /** The gate's mode; `local`: `--stress-tests`, no server and no merge request (exit 1 when a test disagreed). */
+  mode: 'report' | 'enforce' | 'local';
   runId: string;
   outcome: GateOutcome | 'server_unavailable' | 'not_configured' | 'broken_results';
   stop: GateStop | null;

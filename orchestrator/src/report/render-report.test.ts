@@ -1,10 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
+import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { candidate, classifyCandidate, gateReport, reps } from '../../test/support/builders.js';
 import type { GateReport } from './gate-report.js';
 import { renderReport } from './render-report.js';
 
+const S = 'com.shop.CheckoutTest';
+const assertion = (message: string, line = 42): FailureDetail => ({
+  kind: 'failure', type: 'java.lang.AssertionError', message,
+  trace: `java.lang.AssertionError: ${message}\n\tat org.junit.Assert.fail(Assert.java:89)\n\tat ${S}.appliesDiscount(CheckoutTest.java:${line})\n\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n\tat org.junit.runners.ParentRunner.run(ParentRunner.java:413)`,
+  stdoutTail: 'applying 10%\n', stderrTail: null, exitCode: null, signal: null, hsErrFile: null,
+});
+/** Ten repetitions of appliesDiscount: 4 and 9 fail as `details` say. */
+const withFailures = (details: Record<number, FailureDetail>): RecordedRepetition[] =>
+  reps(10, Object.keys(details).map(Number)).map((r) => (details[r.repetition] ? { ...r, failure: details[r.repetition]!, ...(details[r.repetition]!.kind === 'crash' ? { crashed: true } : {}) } : r));
 const three = () => [
-  classifyCandidate(candidate('appliesDiscount'), reps(10, [4, 9]), false),
+  classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: assertion('expected 30 but was 27'), 9: assertion('expected 30 but was 27') }), false),
   classifyCandidate(candidate('clearsCart'), reps(10), false),
   classifyCandidate(candidate('total', { suite: 'com.shop.CartTest' }), reps(10), false),
 ];
@@ -23,16 +33,45 @@ describe('renderReport', () => {
         '',
         ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
         '   request. Pass --stress-new-tests enforce to make it blocking.',
+        '   2 failed, all alike: AssertionError at CheckoutTest.java:42',
+        '   First failure, repetition 4:',
+        '     java.lang.AssertionError: expected 30 but was 27',
+        '         at org.junit.Assert.fail(Assert.java:89)',
+        `         at ${S}.appliesDiscount(CheckoutTest.java:42)`,
+        '         … 2 more frames',
         '',
       ].join('\n'),
     );
+  });
+
+  it('groups distinct failures by signature, and says how a JVM died', () => {
+    const crash: FailureDetail = { kind: 'crash', type: null, message: null, trace: null, stdoutTail: null, stderrTail: 'Exception in thread "main"\nbye\n', exitCode: 3, signal: null, hsErrFile: null };
+    const c = classifyCandidate(candidate('appliesDiscount'), withFailures({ 2: crash, 4: assertion('a', 42), 6: assertion('b', 42), 9: assertion('c', 50) }), false);
+    const out = renderReport(gateReport('enforce', [c]));
+    expect(out).toContain('   4 failed, 3 distinct: AssertionError at CheckoutTest.java:42 (2x), JVM crash\n     (exit code 3) (1x), AssertionError at CheckoutTest.java:50 (1x)\n');
+    expect(out).toContain(['   First failure, repetition 2:', '     its JVM exited with code 3', '     no hs_err_pid*.log was written', '     last output:', '       Exception in thread "main"', '       bye'].join('\n'));
+    expect(c.evidence!.groups.map((g) => [g.signature, g.count, g.repetitions])).toEqual([
+      [`java.lang.AssertionError at ${S}.appliesDiscount(CheckoutTest.java:42)`, 2, [4, 6]],
+      ['JVM crash (exit code 3)', 1, [2]],
+      [`java.lang.AssertionError at ${S}.appliesDiscount(CheckoutTest.java:50)`, 1, [9]],
+    ]);
+  });
+
+  it('shows text from a test with its control characters escaped: no test moves the cursor or recolours the log', () => {
+    const hostile = assertion('\u001b[2J\u001b[31mred\rover\nsecond line\u0007');
+    const c = classifyCandidate(candidate('a\u001b[1mname\nnext'), withFailures({ 4: hostile }), false);
+    const out = renderReport(gateReport('enforce', [c]));
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(out).toContain('a\\u001b[1mname\\nnext');
+    // A message's line breaks stay line breaks, each line indented under the block.
+    expect(out).toContain('     java.lang.AssertionError: \\u001b[2J\\u001b[31mred\n     over\n     second line\\u0007\n');
   });
 
   it('prints the same up to the blank line in enforce, then the sentence minus "would have"', () => {
     const report = renderReport(gateReport('report', three())).split('\n\n')[0];
     const enforce = renderReport(gateReport('enforce', three()));
     expect(enforce.split('\n\n')[0]).toBe(report);
-    expect(enforce.split('\n\n')[1]).toBe(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.\n');
+    expect(enforce.split('\n\n')[1]!.split('\n')[0]).toBe(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.');
   });
 
   it('prints nothing at all when the branch adds no tests, or the account is not entitled', () => {

@@ -1,17 +1,35 @@
 // The gate's report as one structure of sentences: what the terminal report and the job summary
 // both render, so they can never say different things. Pure.
 import type { CandidateResult } from '../enforce/outcome.js';
+import { firstFailureText, groupsLine } from '../evidence/failure-evidence.js';
 import { formatDuration, formatLimit, plural } from './format.js';
+import { code, rich, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';
 
 /** The section line, as the RFC prints it. */
 export const SECTION = 'Stress-testing new tests';
 
+/** The section line of a mode: `--stress-tests` stresses the tests named, new or not. */
+export const sectionFor = (mode: GateReport['mode']): string => (mode === 'local' ? 'Stress-testing tests' : SECTION);
+
 /** One sentence of the report; `warning` ones are the gate speaking up. */
 export interface Sentence {
-  text: string;
+  text: Rich;
   warning: boolean;
+}
+
+/** A candidate that failed: why, and the command that reruns it. */
+export interface Finding {
+  /** "appliesDiscount failed 3 of 10 repetitions and blocked this merge request." */
+  sentence: Rich;
+  /** "3 failed, 2 distinct: AssertionError at CheckoutTest.java:42 (2x), …" (test text: in code). */
+  groups: string | null;
+  /** The first failure: its repetition, and its text from the test (exception, message, top frames). */
+  first: { repetition: number; text: string } | null;
+  /** Failures the evidence's bound left out. */
+  omitted: number;
+  reproduce: string | null;
 }
 
 /** The report, before it is laid out for a terminal or for Markdown. */
@@ -22,10 +40,12 @@ export interface ReportDocument {
   /** "3 new test cases, 2 stressed, 1 excluded", or null when there is no list. */
   counts: string | null;
   rows: { label: string; repetitions: string; outcome: string; candidate: CandidateResult }[];
+  /** The candidates that failed, blocking ones first. */
+  findings: Finding[];
   /** How the stress pass ran: "10 repetitions in 2 JVMs at a time", or null when it did not run. */
   pass: string | null;
-  /** Warnings after the list: findings, cuts, the gate's own problems. */
-  warnings: string[];
+  /** Warnings after the findings: cuts, the gate's own problems. */
+  warnings: Rich[];
   /** The run page in the dashboard (server URL + path), when the run was uploaded. */
   runPage: string | null;
   /** How strong the clean results are, said once (null when nothing passed). */
@@ -42,9 +62,9 @@ export function runPageUrl(serverUrl: string | undefined, project: string | unde
 export function reportDocument(r: GateReport, runPage: string | null = null): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], pass: null, warnings: [], detection: null, runPage };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
-  const say = (text: string, warning = true) => doc.lead.push({ text, warning });
+  const say = (text: string, warning = true) => doc.lead.push({ text: [text], warning });
   switch (stop?.kind) {
     case 'first_pass_failed':
       say('Skipped: the first pass failed, so no new test was stressed.', false);
@@ -73,10 +93,11 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const c = r.counts;
   const unstressed = c.notStressed + c.errors;
   const extra = unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : '';
-  doc.counts = `${plural(c.examined, 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
+  doc.counts = `${plural(c.examined, r.mode === 'local' ? 'test case' : 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   const labels = candidateLabels(r.candidates);
   doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
   doc.pass = passWords(r.stressPass);
+  doc.findings = findings(r);
   doc.warnings = warnings(r);
   const power = detectionPower(r.candidates);
   doc.detection = power ? detectionSentence(power) : null;
@@ -127,32 +148,46 @@ function crashWords(n: number): string {
   return n === 1 ? 'its JVM died once' : `its JVM died ${n} times`;
 }
 
-function warnings(r: GateReport): string[] {
-  const out: string[] = [];
-  const enforce = r.mode === 'enforce';
-  const blocking = r.candidates.filter((c) => !c.muted && c.outcome === 'failed');
-  const sentences = blocking.map(
-    (c) => `${c.name} failed ${c.failures} of ${plural(c.recorded.length, 'repetition')} and ${enforce ? 'blocked' : 'would have blocked'} this merge request.`,
-  );
-  if (!enforce && sentences.length) sentences[sentences.length - 1] += ' Pass --stress-new-tests enforce to make it blocking.';
-  out.push(...sentences);
-  for (const c of r.candidates.filter((x) => x.muted && x.outcome === 'failed')) {
-    out.push(`${c.name} failed ${c.failures} of ${plural(c.recorded.length, 'repetition')}; it is muted, so it cannot fail the gate.`);
-  }
+/** The failed candidates, blocking first, each with why and how to rerun it. */
+function findings(r: GateReport): Finding[] {
+  const failed = [...r.candidates.filter((c) => !c.muted && c.outcome === 'failed'), ...r.candidates.filter((c) => c.muted && c.outcome === 'failed')];
+  const lastBlocking = failed.filter((c) => !c.muted).length - 1;
+  return failed.map((c, i) => {
+    const of = `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
+    const sentence = c.muted
+      ? rich`${code(c.name)} failed ${of}; it is muted, so it cannot fail the gate.`
+      : r.mode === 'local'
+        ? rich`${code(c.name)} failed ${of}.`
+        : rich`${code(c.name)} failed ${of} and ${r.mode === 'enforce' ? 'blocked' : 'would have blocked'} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
+    const e = c.evidence;
+    const first = e?.failures[0];
+    return {
+      sentence,
+      groups: e ? groupsLine(e, c.failures) : null,
+      // A failure the executor caught nothing of (no exception, not a crash) has no first failure to show.
+      first: first && (first.kind === 'crash' || first.type !== null || first.message !== null || first.stackTrace !== null) ? { repetition: first.repetition, text: firstFailureText(first) } : null,
+      omitted: e?.failuresOmitted ?? 0,
+      reproduce: c.reproduce ?? null,
+    };
+  });
+}
+
+function warnings(r: GateReport): Rich[] {
+  const out: Rich[] = [];
   if (r.counts.notStressed) {
     const limit = r.ceilingSeconds ? `${formatLimit(r.ceilingSeconds * 1000, true)} ` : '';
     const n = r.counts.notStressed;
-    out.push(`The ${limit}ceiling cut the stress pass: ${plural(n, 'new test case')} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`);
+    out.push([`The ${limit}ceiling cut the stress pass: ${plural(n, 'new test case')} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`]);
   }
   if (r.counts.errors) {
     const n = r.counts.errors;
-    out.push(`The gate could not stress ${plural(n, 'new test case')} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`);
+    out.push([`The gate could not stress ${plural(n, 'new test case')} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`]);
   }
   const alone = r.stressPass?.confirmedAlone ?? 0;
   if (alone) {
-    out.push(`${plural(alone, 'new test case')} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`);
+    out.push([`${plural(alone, 'new test case')} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`]);
   }
-  if (r.stressPass?.fallback) out.push(`The direct executor could not run (${r.stressPass.fallback}); Gradle ran the repetitions one at a time.`);
-  out.push(...r.problems);
+  if (r.stressPass?.fallback) out.push([`The direct executor could not run (${r.stressPass.fallback}); Gradle ran the repetitions one at a time.`]);
+  out.push(...r.problems.map((p) => [p]));
   return out;
 }

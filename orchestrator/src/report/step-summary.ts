@@ -1,34 +1,43 @@
-// The GitHub Actions job summary (appended to $GITHUB_STEP_SUMMARY): the same report document as
-// the terminal's, laid out in Markdown.
+// The GitHub Actions job summary (appended to $GITHUB_STEP_SUMMARY) and the comment's fallback:
+// the same report document as the terminal's, laid out in Markdown. Text from tests only ever
+// enters as code spans and fences, our prose is escaped (report/rich-text.ts): a test name or
+// message holding newlines, backticks, `|` or `<!--` cannot break a table or hide the verdict.
 import type { GateReport } from './gate-report.js';
-import { reportDocument, SECTION } from './report-document.js';
+import { reportDocument, sectionFor } from './report-document.js';
+import { escapeProse, markdown, markdownBlock } from './rich-text.js';
 
 /** Markdown for the job summary; '' when the printed report is empty. */
 export function renderStepSummary(r: GateReport, runPage: string | null = null): string {
   const doc = reportDocument(r, runPage);
   if (!doc) return '';
-  const lines = [`### ${SECTION} (${r.mode})`, ''];
-  for (const s of doc.lead) lines.push(s.warning ? `> ⚠️ ${s.text}` : s.text, '');
+  const lines = [`### ${sectionFor(r.mode)} (${r.mode})`, ''];
+  for (const s of doc.lead) lines.push(s.warning ? `> ⚠️ ${markdown(s.text)}` : markdown(s.text), '');
   if (doc.counts !== null) {
-    lines.push(doc.counts, '', '| Test case | Repetitions | Failed | Outcome |', '| --- | ---: | ---: | --- |');
+    lines.push(escapeProse(doc.counts), '', '| Test case | Repetitions | Failed | Outcome |', '| --- | ---: | ---: | --- |');
     for (const row of doc.rows) {
       const c = row.candidate;
-      lines.push(`| ${code(row.label)} | ${c.recorded.length}/${c.expected} | ${c.failures} | ${cell(row.outcome)} |`);
+      lines.push(`| ${markdown([{ code: row.label }], { in: 'table' })} | ${c.recorded.length}/${c.expected} | ${c.failures} | ${markdown(row.outcome, { in: 'table' })} |`);
     }
     lines.push('');
-    if (doc.pass) lines.push(`Stress pass: ${doc.pass}.`, '');
-    if (doc.detection) lines.push(doc.detection, '');
-    for (const w of doc.warnings) lines.push(`> ⚠️ ${w}`, '');
+    if (doc.pass) lines.push(`Stress pass: ${escapeProse(doc.pass)}.`, '');
+    if (doc.detection) lines.push(escapeProse(doc.detection), '');
+    for (const f of doc.findings) {
+      lines.push(`> ⚠️ ${markdown(f.sentence)}`, '');
+      if (f.groups) lines.push(markdown([{ code: f.groups }]), '');
+      if (f.first) lines.push(`First failure, repetition ${f.first.repetition}:`, '', markdownBlock(f.first.text), '');
+      if (f.omitted) lines.push(escapeProse(`${f.omitted} more failed repetitions are not described (the report keeps the first 20).`), '');
+      if (f.reproduce) lines.push('Reproduce it without the server:', '', markdownBlock(f.reproduce, 'sh'), '');
+    }
+    for (const w of doc.warnings) lines.push(`> ⚠️ ${markdown(w)}`, '');
     const verdict = r.blocked
       ? '**Blocked**: a new test disagreed with itself.'
       : r.wouldHaveBlocked
-        ? '**Would have blocked** this merge request. Pass `--stress-new-tests enforce` to make it blocking.'
-        : `Outcome: ${r.outcome}.`;
+        ? r.mode === 'local'
+          ? '**A test disagreed with itself.**'
+          : '**Would have blocked** this merge request. Pass `--stress-new-tests enforce` to make it blocking.'
+        : `Outcome: ${escapeProse(r.outcome)}.`;
     lines.push(verdict, '');
   }
   if (doc.runPage) lines.push(`[The run page in the dashboard](${doc.runPage})`, '');
   return `${lines.join('\n')}\n`;
 }
-
-const cell = (s: string) => s.replaceAll('|', '\\|');
-const code = (s: string) => `\`${s.replaceAll('`', "'").replaceAll('|', '\\|')}\``;

@@ -5,7 +5,8 @@
 // service-loads the stress gate's listener that the plugin put into the test JVM; the uploaded
 // identities are then the ones Maven gives (class, legacy reporting name), where Gradle's own XML
 // mangles them. A plain JUnit 4 project of the same build is left alone.
-// Not covered here: Gradle 4.6+ with useJUnitPlatform() (not installable on this machine).
+// Not covered here: Gradle 4.6+ with useJUnitPlatform() (not installable on this machine). The
+// stress pass selects the new invocation by unique ID in the direct executor.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -139,14 +140,21 @@ describe('JUnit Platform identities on Gradle 4.4 (JUnit 4\'s JUnitPlatform runn
     expect(await readdir(path.join(tmp, work[0]!, 'manifest.platform'))).toEqual(['app_test']);
   }, 300_000);
 
-  it('a new invocation is the only new identity; the Gradle stress pass cannot select it by unique ID yet, so it is never reported as passed', async () => {
+  it('a new invocation is the only new identity, and the direct executor stresses exactly it by unique ID', async () => {
     await writeFile(path.join(dir, 'app/src/test/java/com/shop/AdditionTest.java'), additionTest('"1, 1, 2", "2, 2, 4", "3, 3, 6"'));
     const r = await ciJob('feature/adds', 'report');
     expect(r.code).toBe(0);
     expect(r.report.candidates.map((c: { module: string; suite: string; name: string }) => `${c.module} ${c.suite} ${c.name}`)).toEqual([':app com.shop.AdditionTest adds(int, int, int)[3]']);
-    // The direct executor's JUnit 4 runner filters by the names Gradle 4.4 mangled: nothing ran.
-    expect(r.report.candidates[0]).toMatchObject({ outcome: 'error', recorded: [], why: '10 of 10 repetitions left no result' });
-    expect(r.report.outcome).toBe('incomplete');
-    expect(r.out).toContain('it is not counted as passed and cannot block this merge request.');
+    // Selected by the unique ID the listener recorded (Gradle 4.4's XML mangles its names): each
+    // repetition ran exactly that invocation, in a fresh JVM of its own.
+    expect(r.report.candidates[0]).toMatchObject({ outcome: 'passed', failures: 0, expected: 10 });
+    expect(r.report.candidates[0].recorded).toHaveLength(10);
+    expect(r.report).toMatchObject({ outcome: 'passed', problems: [], stressPass: { executor: 'direct', fallback: null } });
+    const folders = await readdir(path.join(dir, 'build/stress-gate/repetitions'));
+    expect(folders).toHaveLength(1);
+    expect((await readdir(path.join(dir, 'build/stress-gate/repetitions', folders[0]!))).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `rep-${i + 1}`).sort());
+    const request = await readFile(path.join(dir, 'build/stress-gate/repetitions', folders[0]!, 'rep-1', 'request.txt'), 'utf8');
+    expect(request).toMatch(/^kind platform\n/);
+    expect(request).toContain('select [engine:junit-jupiter]/[class:com.shop.AdditionTest]/[test-template:adds(int, int, int)]/[test-template-invocation:#3]');
   }, 300_000);
 });

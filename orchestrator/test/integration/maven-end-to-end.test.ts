@@ -32,7 +32,9 @@ afterAll(async () => {
 /** One CI job on `branch`: `stress-orchestrator mvn -o … clean test` as a process, configured by the environment. */
 async function ciJob(branch: string, mode: string, extraEnv: Record<string, string> = {}, serverUrl = api.url) {
   // A child process, so that its temp folder (TMPDIR) is this test's to look into.
-  const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, ...extraEnv };
+  // One repetition JVM at a time: the example's flaky counter then fails on exact repetitions (in
+  // parallel, the candidate that failed side by side runs again alone, a later stretch of the count).
+  const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, STRESS_GATE_PARALLEL_JVMS: '1', ...extraEnv };
   const r = await execa(process.execPath, [BIN, 'mvn', ...MVN_ARGS, 'clean', 'test'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
@@ -93,15 +95,15 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
       }
     }
     expect(r.out.replace(/\n {3}/g, ' ')).toContain('failsEveryThirdInvocation failed 3 of 10 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
-    // Each repetition JVM ran exactly the candidates' unique IDs: never [1] or [2] of an old method.
-    const work = (await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'));
+    // Each repetition JVM ran exactly one candidate's unique ID: never [1] or [2] of an old method,
+    // never another candidate (the repetitions' files are kept under target/stress-gate).
+    const repetitions = path.join(dir, 'target', 'stress-gate', 'repetitions');
     const ran = new Set<string>();
-    for (const w of work) {
-      const results = path.join(tmp, w, 'stress-results');
-      for (const g of await readdir(results).catch(() => [] as string[])) {
-        for (const f of (await readdir(path.join(results, g))).filter((n) => n.endsWith('.jsonl'))) {
-          for (const line of (await readFile(path.join(results, g, f), 'utf8')).trim().split('\n')) ran.add(JSON.parse(line).legacyName);
-        }
+    for (const candidate of await readdir(repetitions)) {
+      for (const rep of await readdir(path.join(repetitions, candidate))) {
+        const lines = (await readFile(path.join(repetitions, candidate, rep, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { event: string; legacyName: string });
+        expect(lines.map((l) => l.event)).toEqual(['started', 'finished']);
+        ran.add(lines[0]!.legacyName);
       }
     }
     expect([...ran].sort()).toEqual(['adds(int, int, int)[3]', 'failsEveryThirdInvocation()', 'greetsBlankAsStranger()', 'greetsEach()[3]', 'greetsTheSameEachTime()[3]', 'multiplies()', 'rendersLargeReport()']);

@@ -145,7 +145,9 @@ afterAll(async () => {
 
 /** One CI job: `stress-orchestrator mvn -o … clean verify` as a process (its TMPDIR is this test's). */
 async function ciJob(branch: string, mode: string, extraEnv: Record<string, string> = {}) {
-  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp, ...extraEnv };
+  // One repetition JVM at a time: the counter IT's failures then fall on exact repetitions (in
+  // parallel, the candidate that failed side by side runs again alone, a later stretch of the count).
+  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp, STRESS_GATE_PARALLEL_JVMS: '1', ...extraEnv };
   const r = await execa(process.execPath, [BIN, 'mvn', ...MVN, 'clean', 'verify'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
   return { code: r.exitCode, out: String(r.stdout).replace(/\n {3}/g, ' '), err: String(r.stderr), report };

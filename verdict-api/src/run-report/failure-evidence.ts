@@ -4,7 +4,7 @@
 // characters); the run page has the rest. Pure.
 import { formatDuration, type RepetitionFailure } from '../contract.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
-import { code, codeBlock, cut } from './markdown-code.js';
+import { code, codeBlock, cut } from '../contract-markdown.js';
 
 /** Tests whose evidence the report shows; the others are counted and left to the run page. */
 export const MAX_TESTS_WITH_EVIDENCE = 10;

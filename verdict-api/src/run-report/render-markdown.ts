@@ -2,10 +2,10 @@
 // Stress findings sit in the flaky section beside organic ones, labelled by provenance, so a
 // reviewer reads one list; each test the gate caught says why (failure-evidence.ts). The gate's
 // verdict itself is not rendered here (RFC: it waits on the same upgrade as a check run); it lives
-// on the run page. Every text from the run goes through markdown-code.ts.
+// on the run page. Every text from the run goes through contract-markdown.ts.
 import type { RunPage } from '../run-page/run-page.js';
 import { failureEvidence } from './failure-evidence.js';
-import { code } from './markdown-code.js';
+import { code } from '../contract-markdown.js';
 
 /** Renders the report of one run. Pure. */
 export function renderRunReport(page: RunPage): string {

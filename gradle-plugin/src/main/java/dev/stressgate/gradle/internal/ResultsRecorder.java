@@ -5,6 +5,8 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -80,9 +82,41 @@ final class ResultsRecorder {
                 line.put("displayName", GradleCompat.displayName(test));
                 line.put("result", result.getResultType().name());
                 line.put("durationMs", Math.max(0L, result.getEndTime() - result.getStartTime()));
+                // A repetition's failure, for the author to read why (the first pass needs none).
+                if (recordStarts && result.getResultType() == TestResult.ResultType.FAILURE && result.getException() != null) {
+                    line.put("failure", failure(result.getException()));
+                }
                 append(Json.write(line) + "\n");
             }
         };
+    }
+
+    /** The most characters of one stack trace written (the orchestrator keeps far less). */
+    private static final int MAX_TRACE = 65536;
+
+    /**
+     * The failure's class, message and stack trace. Gradle carries an exception class the daemon
+     * cannot load as a placeholder whose getExceptionClassName() (internal, so by reflection) is
+     * the original class.
+     */
+    static Map<String, Object> failure(Throwable t) {
+        Map<String, Object> f = new LinkedHashMap<String, Object>();
+        String type = t.getClass().getName();
+        try {
+            Object original = t.getClass().getMethod("getExceptionClassName").invoke(t);
+            if (original instanceof String) {
+                type = (String) original;
+            }
+        } catch (ReflectiveOperationException | RuntimeException ignored) {
+            // Not a placeholder: its own class is the type.
+        }
+        f.put("type", type);
+        f.put("message", t.getMessage());
+        StringWriter trace = new StringWriter();
+        t.printStackTrace(new PrintWriter(trace));
+        String text = trace.toString();
+        f.put("trace", text.length() > MAX_TRACE ? text.substring(0, MAX_TRACE) : text);
+        return f;
     }
 
     // One open, buffered writer for the whole build: a line per event with an open/close each cost

@@ -1,5 +1,6 @@
 // The only ways text from a test run (names, branches, messages, traces, commands) enters the
-// Markdown run report: as a code span or as a fenced code block, where CommonMark reads nothing in
+// Markdown the gate writes (the server's run report, the CLI's job summary and comment): as a
+// code span or as a fenced code block, where CommonMark reads nothing in
 // it as Markdown or HTML and GitHub links no @mention, issue or URL. Hostile text (`<!--`, a
 // closing fence, `|`, newlines) cannot end its code early, so it cannot swallow the comment or
 // break its tables.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
-import { code, codeBlock, cut } from './markdown-code.js';
+import { code, codeBlock, cut } from './contract-markdown.js';
 
 // A CommonMark parser with raw HTML on, as GitHub and GitLab read a comment before sanitising it.
 const md = new MarkdownIt({ html: true, linkify: true });

@@ -1,0 +1,146 @@
+// `--stress-tests`: the stress pass on demand, with no verdict API, no history and no CI. The
+// user's build runs (the first pass), then exactly the named tests are stressed in fresh JVMs as
+// the gate would (the same build adapter, executor and runner), the same report is printed, and
+// the exit code is 1 when one disagreed with itself. What an author runs before pushing, and what
+// the gate prints for a test that blocked.
+import { rm } from 'node:fs/promises';
+import { DEFAULT_STRESS_PARAMETERS, price } from '#contract';
+import { testCaseId } from '#identity';
+import { toStress, type GateCandidate } from '../candidates/gate-candidate.js';
+import type { ToolFlags } from '../args/parse-args.js';
+import { resolveConfig } from '../config/config.js';
+import { booleanEnv, checkEnvironment } from '../config/environment.js';
+import { classifyCandidate, type CandidateResult } from '../enforce/outcome.js';
+import { UsageError } from '../errors.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
+import { cancelled, exitCodeForSignal } from '../gate/cancellation.js';
+import { firstPassSummary } from '../gate/finish-gate.js';
+import type { GateDeps } from '../gate/gate-deps.js';
+import { countCandidates, type GateReport } from '../report/gate-report.js';
+import type { StressPassResult } from '../repetitions/stress-pass-result.js';
+import { detectionPower } from '../report/detection-power.js';
+import { renderReport } from '../report/render-report.js';
+import { sectionFor } from '../report/report-document.js';
+import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
+import { reproduceCommand } from './reproduce-command.js';
+import { parseSelector, selected, type TestSelector } from './test-selector.js';
+
+/** The most repetitions `--repetitions` takes. */
+export const MAX_REPETITIONS = 1000;
+/** Exit code when a named test could not be stressed (the gate's own trouble, as the report says). */
+export const NOT_STRESSED_EXIT_CODE = 70;
+
+/** Runs `--stress-tests`; returns the exit code. Throws UsageError for what was typed. */
+export async function runStressTests(flags: ToolFlags, buildArgs: readonly string[], deps: GateDeps): Promise<number> {
+  checkEnvironment(deps.env);
+  if (flags.mode !== undefined) throw new UsageError('--stress-tests stresses the tests you name, with no gate and no server: leave out --stress-new-tests');
+  const selectors = (flags.stressTests ?? []).map(parseSelector);
+  const empty = selectors.find((s) => s.text.trim() === '');
+  if (empty) throw new UsageError('--stress-tests needs a test, e.g. --stress-tests \':app shop.CheckoutTest.appliesDiscount\'');
+  const repetitions = repetitionsFlag(flags.repetitions);
+  const config = resolveConfig({ ...flags, mode: 'off' }, { ...deps.env, STRESS_NEW_TESTS: '' }, null, deps.cwd, deps.build);
+  const build = await deps.build.prepare(deps, config.projectDir);
+  try {
+    const first = await build.firstPass(buildArgs, { isMuted: () => false, isSkipped: () => false, skippedTests: [], now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}) });
+    for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
+    const signal = cancelled(deps.signal);
+    if (signal) return exitCodeForSignal(signal);
+    const trouble = first.readProblem ?? (first.settings ? first.errors[0] : (first.manifestProblem ?? 'the Gradle plugin did not report the build'));
+    if (trouble) {
+      deps.err(`stress-orchestrator: the build's test results cannot be read: ${trouble}\n`);
+      return NOT_STRESSED_EXIT_CODE;
+    }
+    if (!first.passed) {
+      deps.out(`${sectionFor('local')}\n  Skipped: the build failed, so nothing was stressed.\n`);
+      return first.exitCode;
+    }
+    const stress = chosen(first, selectors, repetitions, deps);
+    const plan = await build.planStress(toStress(stress), { executor: config.executor, parallelJvms: config.parallelJvms });
+    // No ceiling: the author asked for these repetitions, and Ctrl-C stops them.
+    const pass = await build.stressPass(toStress(stress), buildArgs, null, plan, {
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(flags.untilFailure ? { untilFailure: true } : {}),
+    });
+    if (pass.cancelled || cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal) ?? 'SIGINT');
+    const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut || pass.stoppedAtFailure === true), pass.stoppedAtFailure === true));
+    for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, buildArgs, r, repetitions ?? undefined);
+    const report = localReport(config.runId, first, results, pass, plan.concurrency);
+    deps.out(renderReport(report));
+    for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${problem}\n`);
+    return report.exitCode;
+  } finally {
+    await build.settle?.();
+    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(build.workDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function repetitionsFlag(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  if (!/^[1-9][0-9]*$/.test(raw.trim()) || Number(raw) > MAX_REPETITIONS) throw new UsageError(`--repetitions: expected a whole number from 1 to ${MAX_REPETITIONS}; got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/** The first pass's tests the selectors name, priced; a selector that names none is a usage error. */
+function chosen(first: FirstPass, selectors: readonly TestSelector[], repetitions: number | null, deps: GateDeps): GateCandidate[] {
+  const ran = first.cases.filter((c) => c.status !== 'skipped');
+  const unmatched = selectors.filter((s) => !ran.some((c) => selected([s], c)));
+  if (unmatched.length) {
+    throw new UsageError(`no test that ran matches ${unmatched.map((s) => JSON.stringify(s.text)).join(', ')}; a test is named "[<module> ]<class>.<test>" as the report prints it, e.g. ":app shop.CheckoutTest.appliesDiscount" (${ran.length} tests ran)`);
+  }
+  deps.logger.debug({ tests: ran.length }, 'selected the tests to stress');
+  return ran
+    .filter((c) => selected(selectors, c))
+    .map((c) => {
+      const priced = repetitions === null ? price(c.durationMs, DEFAULT_STRESS_PARAMETERS.curve) : { repetitions, excluded: null };
+      return {
+        module: c.module,
+        suite: c.suite,
+        name: c.name,
+        testCaseId: testCaseId('local', c),
+        durationMs: c.durationMs,
+        repetitions: priced.repetitions,
+        excluded: priced.excluded,
+        muted: false,
+        source: { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) },
+      };
+    });
+}
+
+/** A test left unfinished by --until-failure is not stressed for that reason, not cut by a ceiling. */
+function stopped(r: CandidateResult, atFailure: boolean): CandidateResult {
+  return atFailure && r.outcome === 'not_stressed' ? { ...r, why: 'stopped at the first failure (--until-failure)' } : r;
+}
+
+function localReport(runId: string, first: FirstPass, results: CandidateResult[], pass: StressPassResult, concurrency: number): GateReport {
+  const failed = results.some((r) => r.outcome === 'failed');
+  const partial = results.some((r) => r.outcome === 'error' || (r.outcome === 'not_stressed' && !pass.stoppedAtFailure));
+  return {
+    mode: 'local',
+    runId,
+    outcome: failed ? 'failed' : partial ? 'incomplete' : 'passed',
+    stop: null,
+    firstPass: firstPassSummary(first),
+    slowLimitMs: DEFAULT_STRESS_PARAMETERS.curve.at(-1)?.maxDurationMs ?? null,
+    ceilingSeconds: null,
+    guard: null,
+    candidates: results,
+    counts: countCandidates(results),
+    stressPass: {
+      wallClockMs: pass.wallClockMs,
+      cut: pass.cut,
+      gradleExitCode: pass.gradleExitCode,
+      executor: pass.executor,
+      jvms: pass.jvms,
+      jvmsAtATime: Math.min(concurrency, pass.concurrency),
+      confirmedAlone: pass.confirmedAlone,
+      fallback: pass.fallback,
+      ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
+    },
+    problems: pass.problems,
+    notes: first.notes,
+    blocked: failed,
+    wouldHaveBlocked: failed,
+    exitCode: failed ? 1 : partial ? NOT_STRESSED_EXIT_CODE : 0,
+    detection: detectionPower(results),
+  };
+}
