@@ -35,6 +35,8 @@ export interface GateReport {
   stressPass: {
     wallClockMs: number;
     cut: boolean;
+    /** Stopped at the first failure, as `--until-failure` asks. */
+    stoppedAtFailure?: boolean;
     /** The Gradle executor's exit code; null for the direct executor (no Gradle in the pass). */
     gradleExitCode: number | null;
     executor?: 'direct' | 'gradle';

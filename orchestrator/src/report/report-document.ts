@@ -174,7 +174,10 @@ function findings(r: GateReport): Finding[] {
 
 function warnings(r: GateReport): Rich[] {
   const out: Rich[] = [];
-  if (r.counts.notStressed) {
+  if (r.counts.notStressed && r.stressPass?.stoppedAtFailure) {
+    const n = r.counts.notStressed;
+    out.push([`Stopped at the first failure, as --until-failure asks: ${plural(n, 'test case')} did not run all ${n === 1 ? 'its' : 'their'} repetitions.`]);
+  } else if (r.counts.notStressed) {
     const limit = r.ceilingSeconds ? `${formatLimit(r.ceilingSeconds * 1000, true)} ` : '';
     const n = r.counts.notStressed;
     out.push([`The ${limit}ceiling cut the stress pass: ${plural(n, 'new test case')} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`]);

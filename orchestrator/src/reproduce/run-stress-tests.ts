@@ -128,6 +128,7 @@ function localReport(runId: string, first: FirstPass, results: CandidateResult[]
     stressPass: {
       wallClockMs: pass.wallClockMs,
       cut: pass.cut,
+      ...(pass.stoppedAtFailure ? { stoppedAtFailure: true } : {}),
       gradleExitCode: pass.gradleExitCode,
       executor: pass.executor,
       jvms: pass.jvms,

@@ -62,7 +62,7 @@ test {
 import org.junit.Test;
 import static org.junit.Assert.*;
 public class CheckoutTest {${counter}
-  @Test public void appliesDiscount() throws Exception { int n = bump("appliesDiscount"); assertTrue("run " + n, n % 4 != 2); }
+  @Test public void appliesDiscount() throws Exception { int n = bump("appliesDiscount"); assertTrue("expected 30 but was 27 (run " + n + ")", n % 4 != 2); }
   @Test public void clearsCart() throws Exception { Thread.sleep(Integer.getInteger("fixture.sleep", 0)); assertEquals(0, 0); }
   @Test public void total() { assertEquals(4, 2 + 2); }
 }

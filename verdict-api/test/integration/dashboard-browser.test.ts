@@ -110,11 +110,22 @@ describe('the dashboard in Chromium, over real runs', () => {
     expect(await page.locator('#flaky + table').textContent()).toContain('caught by the stress gate');
     expect(await page.locator('tr', { hasText: 'CheckoutTest.appliesDiscount' }).last().textContent()).toContain('New');
     await shot('03-run-page');
+
+    // The real run's evidence, as the CLI captured it from the real JVMs: a failed repetition of
+    // the strip opens on the test's own message and frames, and the reproduce command is shown.
+    const failed = strip.locator('li.bad').first();
+    const why = failed.getByText(/expected 30 but was 27/).first();
+    expect(await why.isVisible()).toBe(false);
+    await failed.locator('summary').click();
+    expect(await why.isVisible()).toBe(true);
+    expect(await failed.textContent()).toContain('at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:');
+    expect(await page.locator('.reproduce pre').first().textContent()).toContain("--stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50");
+    await shot('03a-real-run-failure-opened');
   }, 60_000);
 
   it('opens a failed repetition of the strip and shows why it failed, with and without JavaScript', async () => {
-    // The gate's upload as the contract has it since issue 29, evidence and all (the CLI's side
-    // sends it once it captures failures): a run of its own, posted with the CI token.
+    // The gate's upload as the contract has it, every kind of evidence (a JVM crash with its
+    // signal and hs_err file, groups) in one run of its own, posted with the CI token.
     const post = async (p: string, body: unknown) => {
       const res = await fetch(`${api.url}/api/v1/projects/${api.project}${p}`, { method: 'POST', headers: { Authorization: `Bearer ${api.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       expect(res.status).toBe(201);
