@@ -1,5 +1,7 @@
 // Fidelity before speed: the same probe test under both executors (direct: the orchestrator's own
-// JVMs; gradle: one Test task per repetition), through real Gradle 4.4 and the real plugin. Every
+// JVMs; gradle: one Test task per repetition), through real Gradle 4.4 and the real plugin, for
+// every runner kind: JUnit 4, TestNG, and the JUnit Platform (through JUnit 4's JUnitPlatform
+// runner, which Gradle 4.4's own filter cannot select: the direct executor against the first pass). Every
 // repetition JVM writes what it observes (system properties and JVM arguments set on the Test task,
 // an environment variable, the working directory, a Java agent, a test-classpath resource, the
 // java executable, a relative write); both executors must observe exactly the same thing, and the
@@ -13,10 +15,35 @@ import { DEFAULT_STRESS_PARAMETERS } from '@stress-gate/verdict-api/contract';
 import { main, realDeps } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
 import { writeTree } from '../support/fixture-project.js';
+import { gradleFiles, PLATFORM_JARS, TESTNG_JARS, warmGradleJars } from '../support/jvm-stacks.js';
 
-const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar')";
+const JUNIT4 = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
+const JUNIT = gradleFiles(JUNIT4);
 
-const probeProject: Record<string, string> = {
+/** The runner kinds of the fidelity check. */
+type Kind = 'junit4' | 'testng' | 'platform';
+const KIND: Record<Kind, { dependencies: string; framework: string; imports: string; header: string }> = {
+  junit4: { dependencies: JUNIT, framework: '', imports: 'import org.junit.Test;', header: '' },
+  testng: { dependencies: gradleFiles(TESTNG_JARS), framework: '  useTestNG()\n', imports: 'import org.testng.annotations.Test;', header: '' },
+  platform: {
+    dependencies: gradleFiles([...JUNIT4, ...PLATFORM_JARS]),
+    framework: '',
+    imports: 'import org.junit.jupiter.api.Test;\nimport org.junit.platform.runner.JUnitPlatform;\nimport org.junit.runner.RunWith;',
+    header: '@RunWith(JUnitPlatform.class)\n',
+  },
+};
+
+/** The probe project for `kind`: the same probe test in that framework (the fixed-file test is JUnit 4's). */
+function probeProject(kind: Kind): Record<string, string> {
+  const k = KIND[kind];
+  const tree = { ...PROBE };
+  tree['app/build.gradle'] = tree['app/build.gradle']!.replace('testCompile JUNIT', `testCompile ${k.dependencies}`).replace('test {\n', `test {\n${k.framework}`);
+  tree['app/src/test/java/com/probe/ProbeTest.java'] = tree['app/src/test/java/com/probe/ProbeTest.java']!.replace('import org.junit.Test;', k.imports).replace('public class ProbeTest', `${k.header}public class ProbeTest`).replace('@Test public void observes()', kind === 'platform' ? '@Test void observes()' : '@Test public void observes()');
+  if (kind !== 'junit4') delete tree['app/src/test/java/com/probe/FixedFileTest.java'];
+  return tree;
+}
+
+const PROBE: Record<string, string> = {
   'settings.gradle': "rootProject.name = 'fidelity'\ninclude 'app'\n",
   'build.gradle': '',
   'agent/ProbeAgent.java': `public class ProbeAgent {
@@ -25,7 +52,7 @@ const probeProject: Record<string, string> = {
 `,
   'agent/MANIFEST.MF': 'Premain-Class: ProbeAgent\n',
   'app/build.gradle': `apply plugin: 'java'
-dependencies { testCompile ${JUNIT} }
+dependencies { testCompile JUNIT }
 test {
   systemProperty 'probe.flag', 'from-task'
   systemProperty 'probe.out', rootProject.file('observations').absolutePath
@@ -93,21 +120,28 @@ public class FixedFileTest {
 };
 
 let server: FakeVerdictServer;
-let dir: string;
+const dirs: Partial<Record<Kind, string>> = {};
 
-beforeAll(async () => {
-  dir = await writeTree(probeProject);
+async function project(kind: Kind): Promise<string> {
+  if (dirs[kind]) return dirs[kind]!;
+  const dir = await writeTree(probeProject(kind));
   const agent = path.join(dir, 'agent');
   execFileSync('javac', ['--release', '8', '-d', agent, path.join(agent, 'ProbeAgent.java')], { stdio: 'ignore' });
   execFileSync('jar', ['cfm', path.join(agent, 'agent.jar'), path.join(agent, 'MANIFEST.MF'), '-C', agent, 'ProbeAgent.class']);
+  return (dirs[kind] = dir);
+}
+
+beforeAll(async () => {
+  await warmGradleJars();
   server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => p.suite.startsWith('com.probe.')));
-});
+}, 300_000);
 afterAll(async () => {
   await server.close();
-  await rm(dir, { recursive: true, force: true });
+  for (const dir of Object.values(dirs)) await rm(dir, { recursive: true, force: true });
 });
 
-async function gate(executor: string, extraEnv: Record<string, string> = {}) {
+async function gate(executor: string, extraEnv: Record<string, string> = {}, kind: Kind = 'junit4') {
+  const dir = await project(kind);
   await rm(path.join(dir, 'observations'), { recursive: true, force: true });
   await mkdir(path.join(dir, 'observations'));
   const out: string[] = [];
@@ -124,17 +158,21 @@ async function gate(executor: string, extraEnv: Record<string, string> = {}) {
 }
 
 describe('executor fidelity: direct and gradle observe the same JVM', () => {
-  it('every repetition under either executor observes what the first pass observed', async () => {
-    const direct = await gate('direct');
-    const gradle = await gate('gradle');
+  it.each<Kind>(['junit4', 'testng', 'platform'])('every repetition under either executor observes what the first pass observed (%s)', async (kind) => {
+    const dir = await project(kind);
+    const direct = await gate('direct', {}, kind);
+    // Gradle 4.4's filter cannot select a test run by JUnit 4's JUnitPlatform runner: the direct
+    // executor is then held to the first pass alone (each observation below includes it).
+    const gradle = kind === 'platform' ? null : await gate('gradle', {}, kind);
     expect(direct.report.stressPass).toMatchObject({ executor: 'direct', jvmsAtATime: 2 });
-    expect(gradle.report.stressPass).toMatchObject({ executor: 'gradle', jvmsAtATime: 1 });
-    for (const run of [direct, gradle]) {
+    expect(direct.report.problems).toEqual([]);
+    if (gradle) expect(gradle.report.stressPass).toMatchObject({ executor: 'gradle', jvmsAtATime: 1 });
+    for (const run of gradle ? [direct, gradle] : [direct]) {
       // first pass + 10 repetitions, all alike
       expect(run.observations).toHaveLength(11);
       expect(new Set(run.observations).size).toBe(1);
     }
-    expect(direct.observations[0]).toBe(gradle.observations[0]);
+    if (gradle) expect(direct.observations[0]).toBe(gradle.observations[0]);
     const seen = Object.fromEntries(direct.observations[0]!.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
     const work = path.join(await import('node:fs/promises').then((fs) => fs.realpath(dir)), 'app', 'work');
     expect(seen).toMatchObject({
@@ -151,7 +189,7 @@ describe('executor fidelity: direct and gradle observe the same JVM', () => {
   }, 300_000);
 
   it('the JDK class archive: made after one pass, mapped by every JVM of the next, which observe the same JVM', async () => {
-    const cache = path.join(dir, 'class-archive-cache');
+    const cache = path.join(await project('junit4'), 'class-archive-cache');
     const first = await gate('direct', { STRESS_GATE_CACHE_DIR: cache });
     expect(first.report.stressPass).toMatchObject({ executor: 'direct', classArchive: 'recorded' });
     // One archive, for this JDK and the task's -X options (-XX:+UseSerialGC -Xmx256m).

@@ -37,6 +37,15 @@ async function gate(dir: string, branch: string, mode: string, mvnArgs: string[]
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
+/** Runs a printed command as printed (`npx stress-orchestrator` is this checkout's CLI), with no server configured. */
+async function asPrinted(dir: string, command: string) {
+  await rm(path.join(dir, 'flaky-counts'), { recursive: true, force: true });
+  const shell = command.replace(/^npx stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
+  const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
+}
+
 describe.each<Stack>(['maven-junit4', 'maven-junit47-parallel', 'maven-testng', 'maven-jupiter-vintage'])('%s', (stack) => {
   it('catches both new tests that flake only as their JVM\'s first test; the stable ones pass every repetition; no gate error', async () => {
     const p = stackProject(stack);
@@ -49,6 +58,14 @@ describe.each<Stack>(['maven-junit4', 'maven-junit47-parallel', 'maven-testng', 
       await writeFiles(dir, p.feature);
       const feature = await gate(dir, `feature/${stack}`, 'enforce', ['-o']);
       expectStackCaught(p, feature);
+      if (stack === 'maven-junit4') {
+        // The printed reproduce command, run as printed with no server: 1 on a flaky test, 0 on the stable one.
+        const flaky = feature.report.candidates.find((c: { name: string }) => c.name === 'flakyA').reproduce as string;
+        const again = await asPrinted(dir, flaky.replace('--repetitions 50', '--repetitions 6'));
+        expect({ code: again.code, out: again.out }).toMatchObject({ code: 1, out: expect.stringContaining('expected 30 but was 27') });
+        const stable = await asPrinted(dir, flaky.replace('flakyA', 'stable').replace('--repetitions 50', '--repetitions 3'));
+        expect({ code: stable.code, out: stable.out }).toMatchObject({ code: 0, out: expect.stringMatching(/NewFlakyTest\.stable +3 repetitions, passed/) });
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -123,9 +123,10 @@ ${dependencies}
 `;
 const dep = (g: string, a: string, v: string) => `    <dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version><scope>test</scope></dependency>`;
 
-const TESTNG_JARS = ['org/testng/testng/7.5.1/testng-7.5.1.jar', 'com/beust/jcommander/1.78/jcommander-1.78.jar', 'org/webjars/jquery/3.5.1/jquery-3.5.1.jar'];
+/** TestNG and what it needs, under ~/.m2. */
+export const TESTNG_JARS = ['org/testng/testng/7.5.1/testng-7.5.1.jar', 'com/beust/jcommander/1.78/jcommander-1.78.jar', 'org/webjars/jquery/3.5.1/jquery-3.5.1.jar'];
 // JUnit 5.13 is the last line with junit-platform-runner (the JUnit 4 runner of the platform).
-const PLATFORM_JARS = [
+export const PLATFORM_JARS = [
   'org/junit/platform/junit-platform-runner/1.13.4/junit-platform-runner-1.13.4.jar',
   'org/junit/platform/junit-platform-launcher/1.13.4/junit-platform-launcher-1.13.4.jar',
   'org/junit/platform/junit-platform-engine/1.13.4/junit-platform-engine-1.13.4.jar',
@@ -138,7 +139,8 @@ const PLATFORM_JARS = [
   'org/apiguardian/apiguardian-api/1.1.2/apiguardian-api-1.1.2.jar',
 ];
 const DEBIAN_JUNIT4 = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
-const gradleFiles = (files: string[]) => `files(${files.map((f) => `'${f.startsWith('/') ? f : path.join(M2, f)}'`).join(', ')})`;
+/** A Gradle files(...) of jars: absolute paths, or paths under ~/.m2. */
+export const gradleFiles = (files: string[]) => `files(${files.map((f) => `'${f.startsWith('/') ? f : path.join(M2, f)}'`).join(', ')})`;
 
 /** A fixture: its default-branch tree, the branch's additions, and how to build it. */
 export interface StackProject {

@@ -9,10 +9,12 @@ interface Candidate {
   outcome: string;
   expected: number;
   failures: number;
-  recorded: { status: string; failure?: { message: string | null } }[];
+  recorded: { status: string }[];
+  evidence: { failures: { message: string | null }[] } | null;
+  reproduce?: string;
 }
 
-/** Asserts the enforce run of `p`'s branch blocked for its flaky tests only, with their failure message. */
+/** Asserts the enforce run of `p`'s branch blocked for its flaky tests only, with their failure message and reproduce command. */
 export function expectStackCaught(p: StackProject, run: { code: number | undefined; out: string; err: string; report: { outcome: string; problems: string[]; candidates: Candidate[] } }): void {
   const context = `\n--- stdout\n${run.out}\n--- stderr\n${run.err.slice(-4000)}`;
   const byName = new Map(run.report.candidates.map((c) => [`${c.suite} ${c.name}`, c]));
@@ -23,9 +25,12 @@ export function expectStackCaught(p: StackProject, run: { code: number | undefin
   for (const [suite, name] of p.flaky) {
     const c = byName.get(`${suite} ${name}`)!;
     expect({ test: `${suite} ${name}`, outcome: c.outcome, failed: c.failures > 0, summary }).toEqual({ test: `${suite} ${name}`, outcome: 'failed', failed: true, summary });
-    const failed = c.recorded.find((r) => r.status === 'failure')!;
-    expect(failed.failure?.message).toContain('expected 30 but was 27');
+    // Why, in the JSON report and on the terminal, and how to rerun it.
+    expect(c.evidence?.failures[0]?.message).toContain('expected 30 but was 27');
+    expect(c.reproduce).toMatch(new RegExp(`^npx stress-orchestrator .* --stress-tests '.*${name}' --repetitions 50$`));
   }
+  expect(run.out).toContain('expected 30 but was 27');
+  expect(run.out).toContain('   Reproduce:');
   for (const [suite, name] of p.stable) {
     const c = byName.get(`${suite} ${name}`)!;
     expect({ test: `${suite} ${name}`, outcome: c.outcome, passed: c.recorded.filter((r) => r.status === 'success').length, expected: c.expected }).toEqual({
