@@ -84,6 +84,9 @@ function repetitionsFlag(raw: string | undefined): number | null {
 function chosen(first: FirstPass, selectors: readonly TestSelector[], repetitions: number | null, deps: GateDeps): GateCandidate[] {
   const ran = first.cases.filter((c) => c.status !== 'skipped');
   const unmatched = selectors.filter((s) => !ran.some((c) => selected([s], c)));
+  if (ran.length === 0) {
+    throw new UsageError('no test ran in this build, so none can be stressed (a test task that is up to date runs nothing: run it again, e.g. with cleanTest or --rerun-tasks, or clean test under Maven)');
+  }
   if (unmatched.length) {
     throw new UsageError(`no test that ran matches ${unmatched.map((s) => JSON.stringify(s.text)).join(', ')}; a test is named "[<module> ]<class>.<test>" as the report prints it, e.g. ":app shop.CheckoutTest.appliesDiscount" (${ran.length} tests ran)`);
   }

@@ -48,13 +48,15 @@ async function gate(mode: string, extraEnv: Record<string, string> = {}, extraAr
 const EXPECTED = {
   direct: {
     failed: 2,
-    line: '  10 repetitions in 2 JVMs at a time',
+    first: 4,
+    line: '  30 repetitions in 2 JVMs at a time',
     tail: [' ! 1 new test case failed while its repetitions ran side by side, so it ran', '   again alone, one JVM at a time; the outcome above is from that run.'],
     statuses: ['success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success'],
   },
   gradle: {
     failed: 3,
-    line: '  10 repetitions one JVM at a time (Gradle executor)',
+    first: 2,
+    line: '  30 repetitions one JVM at a time (Gradle executor)',
     tail: [],
     statuses: ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
   },
@@ -70,7 +72,7 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
     server.requests.length = 0;
     const r = await gate('report');
     expect(r.code).toBe(0);
-    expect(r.out).toBe(
+    expect(r.out.split('\n')).toEqual(
       [
         'Stress-testing new tests',
         '  3 new test cases, 3 stressed, 0 excluded',
@@ -83,16 +85,26 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '',
         ` ! appliesDiscount failed ${expected.failed} of 10 repetitions and would have blocked this merge`,
         '   request. Pass --stress-new-tests enforce to make it blocking.',
+        `   ${expected.failed} failed, all alike: AssertionError at CheckoutTest.java:19`,
+        `   First failure, repetition ${expected.first}:`,
+        `     java.lang.AssertionError: expected 30 but was 27 (run ${expected.first === 4 ? 14 : 2})`,
+        '         at org.junit.Assert.fail(Assert.java:89)',
+        '         at org.junit.Assert.assertTrue(Assert.java:42)',
+        '         at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:19)',
+        // The runner under the direct executor, Gradle's worker under the Gradle executor, below the test.
+        expect.stringMatching(/^ {9}… \d+ more frames$/) as unknown as string,
+        '   Reproduce:',
+        "     npx stress-orchestrator gradle --offline -q :app:cleanTest :app:test --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50",
         ...expected.tail,
         '',
         `  Run page: ${server.url}/projects/shop/runs/${r.report.runId}`,
         '',
-      ].join('\n'),
+      ],
     );
     expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
     const flaky = r.report.candidates.find((c: { name: string }) => c.name === 'appliesDiscount');
     expect(flaky.recorded.map((x: { status: string }) => x.status)).toEqual(expected.statuses);
-    expect(r.report.stressPass).toMatchObject({ executor: ex, jvms: 10, jvmsAtATime: ex === 'direct' ? 2 : 1 });
+    expect(r.report.stressPass).toMatchObject({ executor: ex, jvms: 30, jvmsAtATime: ex === 'direct' ? 2 : 1 });
     // The run upload and the verdict request are concurrent: compare in protocol order.
     server.requests.sort((a, b) => protocolRank(a.url) - protocolRank(b.url));
     const urls = server.requests.map((q) => q.url);
@@ -103,9 +115,12 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
       `/api/v1/projects/shop/runs/${r.report.runId}/gate`,
     ]);
     expect(server.requests.every((q) => q.authorization === 'Bearer secret')).toBe(true);
-    const gateUpload = server.requests[3]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[] }[] };
+    const gateUpload = server.requests[3]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[]; failures: { message: string }[]; reproduceCommand: string | null }[] };
     expect(gateUpload).toMatchObject({ mode: 'report', outcome: 'failed', stressed: 3, blocked: false, wouldHaveBlocked: true });
     expect(gateUpload.testCases.map((t) => t.repetitions.length)).toEqual([10, 10, 10]);
+    // Why it failed, and how to rerun it, go up with the gated observation.
+    expect(gateUpload.testCases[0]!.failures.map((f) => f.message.slice(0, 22))).toEqual(Array(expected.failed).fill('expected 30 but was 27'));
+    expect(gateUpload.testCases[0]!.reproduceCommand).toContain("--stress-tests ':app com.shop.CheckoutTest.appliesDiscount'");
     process.stderr.write(`report-mode run: ${r.ms} ms (stress pass ${r.report.stressPass.wallClockMs} ms)\n`);
   }, 120_000);
 

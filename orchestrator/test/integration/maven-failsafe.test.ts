@@ -153,18 +153,16 @@ async function ciJob(branch: string, mode: string, extraEnv: Record<string, stri
   return { code: r.exitCode, out: String(r.stdout).replace(/\n {3}/g, ' '), err: String(r.stderr), report };
 }
 
-/** Every repetition JVM's request and results under the kept temp folders. */
+/** Every repetition JVM's request and results, kept under target/stress-gate/repetitions/. */
 async function stressFiles(): Promise<{ requests: string[]; ran: string[] }> {
   const requests: string[] = [];
   const ran: string[] = [];
-  for (const w of (await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'))) {
-    const results = path.join(tmp, w, 'stress-results');
-    for (const g of await readdir(results).catch(() => [] as string[])) {
-      for (const f of await readdir(path.join(results, g))) {
-        const text = await readFile(path.join(results, g, f), 'utf8');
-        if (f.endsWith('.request')) requests.push(text);
-        if (f.endsWith('.jsonl')) for (const line of text.trim().split('\n')) if (JSON.parse(line).event === 'finished') ran.push(JSON.parse(line).legacyName);
-      }
+  const root = path.join(dir, 'target', 'stress-gate', 'repetitions');
+  for (const candidate of await readdir(root)) {
+    for (const rep of await readdir(path.join(root, candidate))) {
+      requests.push(await readFile(path.join(root, candidate, rep, 'request.txt'), 'utf8'));
+      const text = await readFile(path.join(root, candidate, rep, 'results.jsonl'), 'utf8');
+      for (const line of text.trim().split('\n')) if (JSON.parse(line).event === 'finished') ran.push(JSON.parse(line).legacyName);
     }
   }
   return { requests, ran };
@@ -208,8 +206,9 @@ describe('the gate on Failsafe integration tests: real Maven (mvn verify), real 
     // Exactly the new invocations, ten times each: never ServerIT, RangeIT [1]/[2] or the unit test.
     expect([...new Set(ran)].sort()).toEqual(['failsEveryThirdRun()', 'inRange(int)[3]', 'seesTheFailsafeFork()']);
     expect(ran).toHaveLength(30);
-    // The repetitions got the Failsafe fork's system property (and ForkSetupIT passing shows its argLine and environment).
-    expect(requests).toHaveLength(10);
+    // One JVM per candidate and repetition; each got the Failsafe fork's system property (and
+    // ForkSetupIT passing shows its argLine and environment).
+    expect(requests).toHaveLength(30);
     for (const q of requests) expect(q).toMatch(/^property it\.dir=.*it-state$/m);
   }, 600_000);
 

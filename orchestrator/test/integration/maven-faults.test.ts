@@ -83,7 +83,9 @@ async function reset(sleepOnStress: boolean) {
   if (sleepOnStress) await writeFile(path.join(dir, 'sleep-on-stress'), '');
 }
 
-const baseEnv = () => ({ ...process.env, STRESS_GATE_URL: server.url, STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', GITHUB_STEP_SUMMARY: '' });
+// One repetition JVM at a time: the fixture's counters are not locked, so JVMs side by side could
+// both read the same count (and `exits` would never see its 4th run).
+const baseEnv = () => ({ ...process.env, STRESS_GATE_URL: server.url, STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'secret', STRESS_GATE_LOG_LEVEL: 'warn', GITHUB_STEP_SUMMARY: '', STRESS_GATE_PARALLEL_JVMS: '1' });
 
 describe('faults through real Maven', () => {
   it('a repetition JVM that died running a candidate (System.exit) is that candidate failing, and blocks in enforce', async () => {
@@ -95,6 +97,9 @@ describe('faults through real Maven', () => {
     const exits = report.candidates.find((c: { name: string }) => c.name === 'exits');
     expect(exits).toMatchObject({ module: ':', outcome: 'failed', crashed: 1, failures: 1 });
     expect(exits.recorded[2]).toEqual({ repetition: 3, status: 'failure', durationMs: 0, crashed: true });
+    // Why: its JVM exited with code 3 (System.exit), no crash file.
+    expect(exits.evidence.failures).toEqual([expect.objectContaining({ repetition: 3, kind: 'crash', exitCode: 3, signal: null, hsErrFile: null })]);
+    expect(out.join('')).toContain('     its JVM exited with code 3\n');
     // The root module is ":", which the report leaves out before the class.
     expect(out.join('')).toContain('\n  FaultTest.exits    10 repetitions, 1 failed (its JVM died once)\n');
     expect(report).toMatchObject({ outcome: 'failed', blocked: true });
