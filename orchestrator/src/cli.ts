@@ -13,7 +13,7 @@ import { createLogger } from './log.js';
 import { createMavenAdapter } from './maven/maven-adapter.js';
 import { mavenExecutable } from './maven/maven-setup.js';
 import { packageRoot } from './package-root.js';
-import { runStressTests } from './reproduce/run-stress-tests.js';
+import { runStressTests } from './gate/run-stress-tests.js';
 
 /** The package version, from package.json. */
 export function version(): string {

@@ -1,6 +1,7 @@
 // The verdict's candidates joined with where the first pass ran them.
 import type { Candidate, TestCaseIdentity } from '#contract';
-import { identityKey, type TestCaseResult } from '../first-pass/test-case-result.js';
+import type { TestCaseResult } from '../first-pass/test-case-result.js';
+import { identityKey } from '../identity/identity-key.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 
 /** A new test case as the gate handles it. */

@@ -1,10 +1,15 @@
 // The first pass as the gate's core sees it, whatever build tool ran it: the build's exit code,
 // every test case with its identity and the quarantine mask, and what went wrong reading them.
-import type { BuildRun } from '../build-tool/run-build.js';
 import type { BlockSettings } from '../config/config.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 import type { ReadResults } from './read-results.js';
 import { assignIdentities, type TestCaseResult } from './test-case-result.js';
+
+/** How the build ended, as the first pass reports it. */
+export interface BuildEnd {
+  exitCode: number;
+  wallClockMs: number;
+}
 
 /** What the first pass left behind. */
 export interface FirstPass {
@@ -32,7 +37,7 @@ export interface FirstPass {
 }
 
 /** The first pass when reading its results failed outright: the build's exit code stands. */
-export function unreadFirstPass(run: BuildRun, started: number, problem: string): FirstPass {
+export function unreadFirstPass(run: BuildEnd, started: number, problem: string): FirstPass {
   return {
     gradleExitCode: run.exitCode,
     exitCode: run.exitCode,
@@ -52,7 +57,7 @@ export function unreadFirstPass(run: BuildRun, started: number, problem: string)
 
 /** Pure: the first pass from its run and what was read, identities given and the quarantine applied. */
 export function summarizeFirstPass(
-  run: BuildRun,
+  run: BuildEnd,
   started: number,
   read: { settings: BlockSettings | null; manifestProblem: string | null; results: ReadResults },
   deps: { isMuted: MutedCheck; isSkipped?: MutedCheck },

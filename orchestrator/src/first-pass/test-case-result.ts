@@ -2,6 +2,7 @@
 import type { TestCaseIdentity } from '#contract';
 import type { XmlExecution, XmlTestCase } from './junit-xml.js';
 
+
 /** A test case that ran in the first pass. `name` is the (possibly disambiguated) identity name. */
 export interface TestCaseResult extends TestCaseIdentity {
   status: 'success' | 'failure' | 'skipped';
@@ -27,11 +28,6 @@ export interface TaskResults {
    * name); `uniqueId`: its JUnit Platform unique ID, when known.
    */
   cases: (XmlTestCase & { identityName?: string; uniqueId?: string })[];
-}
-
-/** The key of an identity (module, suite, name): length-prefixed, so unambiguous for any strings, and cheaper than JSON for 50,000 of them. */
-export function identityKey(id: TestCaseIdentity): string {
-  return `${id.module.length}:${id.module}${id.suite.length}:${id.suite}${id.name}`;
 }
 
 /**

@@ -1,7 +1,6 @@
 // The adapters one gated run needs (the build tool, git, HTTP, output, clock), passed in by the
 // entry point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
-import type { JvmLauncher } from '../jvm/launch-jvm.js';
 import type { Logger } from '../log.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 import type { BuildAdapter } from './build-adapter.js';
@@ -34,8 +33,6 @@ export interface GateDeps {
   now: () => number;
   /** When this process started (deps.now()'s clock): the report's overhead counts from it. */
   processStartedAt?: number;
-  /** Starts a repetition JVM (the direct executor); default: the real one. */
-  launchJvm?: JvmLauncher;
   /** stderr is a terminal: progress is one live line rather than a line per batch. */
   errIsTTY?: boolean;
   /** Aborted with 'SIGINT' or 'SIGTERM' when the CI job is cancelled. */

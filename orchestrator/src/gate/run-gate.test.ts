@@ -6,7 +6,7 @@ import { GateUpload, RunUpload, VerdictRequest, type VerdictResponse } from '@st
 import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
 import { fakeGradle } from '../../test/support/fake-gradle.js';
 import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';
-import { identityKey } from '../first-pass/test-case-result.js';
+import { identityKey } from '../identity/identity-key.js';
 import { silentLogger } from '../log.js';
 import { main } from '../cli.js';
 

@@ -74,7 +74,6 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
         logger: deps.logger,
         err: deps.err,
         errIsTTY: deps.errIsTTY ?? false,
-        ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
         ...(signal ? { signal } : {}),
         ...(untilFailure ? { untilFailure } : {}),
       });

@@ -49,6 +49,15 @@ describe('assignRepetitions', () => {
     expect(r.get('m2')?.map((x) => x.status)).toEqual(['failure', 'success']);
   });
 
+  it('keeps what the plugin caught of a failure from the results log, by occurrence', () => {
+    const a = candidate('a', { repetitions: 1 });
+    const failure = { type: 'java.lang.AssertionError', message: 'expected 30 but was 27', trace: 'java.lang.AssertionError: expected 30 but was 27' };
+    const reports = [{ id: 't0', taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a', 'failure')], crashed: [], failures: new Map([[JSON.stringify([S, 'a']), [failure]]]) }];
+    expect(assignRepetitions([a], reports, new Map([['t0', a.testCaseId]])).get(a.testCaseId)).toEqual([
+      { repetition: 1, status: 'failure', durationMs: 3, failure: { kind: 'failure', ...failure, stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null } },
+    ]);
+  });
+
   it('leaves out repetitions that are missing, skipped, or another candidate\'s', () => {
     const a = candidate('a', { repetitions: 3 });
     const reports = [
@@ -69,7 +78,11 @@ describe('assignRepetitions', () => {
       { id: 't1', taskPath: ':app:test', repetition: 1, cases: [ok(S, 'b')], crashed: [] },
     ];
     const r = assignRepetitions([a, b], reports, new Map([['t0', a.testCaseId], ['t1', b.testCaseId]]));
-    expect(r.get(a.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }, { repetition: 2, status: 'failure', durationMs: 0, crashed: true }]);
+    expect(r.get(a.testCaseId)).toEqual([
+      { repetition: 1, status: 'success', durationMs: 3 },
+      // Gradle says nothing of how its test JVM ended: a crash, with no exit code to show.
+      { repetition: 2, status: 'failure', durationMs: 0, crashed: true, failure: expect.objectContaining({ kind: 'crash', exitCode: null, signal: null }) },
+    ]);
     expect(r.get(b.testCaseId)).toEqual([{ repetition: 1, status: 'success', durationMs: 3 }]);
   });
 

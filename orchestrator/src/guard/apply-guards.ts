@@ -4,7 +4,7 @@
 import type { GuardName, VerdictResponse } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { CeilingPrediction } from '../ceiling/predict-ceiling.js';
-import { guardSentence, type GuardFacts } from '../report/guard-sentence.js';
+import { guardSentence, type GuardFacts } from './guard-sentence.js';
 
 /** A guard that fired: its name, the count that triggered it, and the sentence the report prints. */
 export interface FiredGuard {

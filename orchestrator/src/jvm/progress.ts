@@ -2,7 +2,7 @@
 // line (repetitions done of the total, failures so far, time left before the ceiling); in a CI
 // log a plain line at each tenth of the pass and at least every 10 s, and one at the end (a
 // line per JVM would bury the log: a pass of 20 candidates starts 200).
-import { formatDuration } from '../report/format.js';
+import { formatDuration } from '../format/format.js';
 
 /** Reports finished repetitions. */
 export interface Progress {

@@ -38,7 +38,6 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
         logger: deps.logger,
         err: deps.err,
         errIsTTY: deps.errIsTTY ?? false,
-        ...(deps.launchJvm ? { launch: deps.launchJvm } : {}),
         ...(signal ? { signal } : {}),
         ...(untilFailure ? { untilFailure } : {}),
       });

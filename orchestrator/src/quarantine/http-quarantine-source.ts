@@ -3,7 +3,7 @@
 // problem sentence for a warning line), never a throw: without the list nothing is masked.
 import * as v from 'valibot';
 import { QuarantineListResponse } from '#contract';
-import { identityKey } from '../first-pass/test-case-result.js';
+import { identityKey } from '../identity/identity-key.js';
 import type { Logger } from '../log.js';
 import type { QuarantineFetch, QuarantineSource } from './quarantine-source.js';
 

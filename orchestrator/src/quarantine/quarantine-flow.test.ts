@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
-import { identityKey } from '../first-pass/test-case-result.js';
+import { identityKey } from '../identity/identity-key.js';
 import { quarantineOf, run, S } from '../../test/support/gate-harness.js';
 import { postedTestCases } from '../../test/support/fake-verdict-server.js';
 

@@ -3,7 +3,7 @@
 // never candidates. The lists come from the verdict API before the first pass.
 import { testCaseId } from '#identity';
 import type { TestCaseIdentity } from '#contract';
-import { identityKey } from '../first-pass/test-case-result.js';
+import { identityKey } from '../identity/identity-key.js';
 
 /** The project's quarantine: both sets hold identityKey() strings and test_case_ids. */
 export interface QuarantineLists {

@@ -1,8 +1,8 @@
 // The gate's result as data: what the printed report, the JSON report file, the job summary and
 // the gated-observation upload are all rendered from.
 import type { GateOutcome } from '#contract';
-import type { CandidateResult } from '../enforce/outcome.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
+import type { CandidateResult } from '../enforce/outcome.js';
 import type { DetectionPower } from './detection-power.js';
 
 /** Why the gate did not get as far as a verdict on candidates, when it did not. */

@@ -2,7 +2,7 @@
 // candidate, then each failed candidate with why it failed and the command that reruns it, the
 // warnings and the takeaway. Empty string when there is nothing to say. Text from tests is shown
 // with its control characters escaped (report/rich-text.ts).
-import { wrap } from './format.js';
+import { wrap } from '../format/format.js';
 import type { GateReport } from './gate-report.js';
 import { reportDocument, sectionFor, type Finding } from './report-document.js';
 import { plain, terminalLines, terminalSafe, type Rich } from './rich-text.js';

@@ -2,7 +2,7 @@
 // both render, so they can never say different things. Pure.
 import type { CandidateResult } from '../enforce/outcome.js';
 import { firstFailureText, groupsLine } from '../evidence/failure-evidence.js';
-import { formatDuration, formatLimit, plural } from './format.js';
+import { formatDuration, formatLimit, plural } from '../format/format.js';
 import { code, rich, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';

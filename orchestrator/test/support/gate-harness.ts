@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { main } from '../../src/cli.js';
-import { identityKey } from '../../src/first-pass/test-case-result.js';
+import { identityKey } from '../../src/identity/identity-key.js';
 import { silentLogger } from '../../src/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
 import { cannedVerdict, postedTestCases } from './fake-verdict-server.js';

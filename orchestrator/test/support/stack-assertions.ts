@@ -27,7 +27,8 @@ export function expectStackCaught(p: StackProject, run: { code: number | undefin
     expect({ test: `${suite} ${name}`, outcome: c.outcome, failed: c.failures > 0, summary }).toEqual({ test: `${suite} ${name}`, outcome: 'failed', failed: true, summary });
     // Why, in the JSON report and on the terminal, and how to rerun it.
     expect(c.evidence?.failures[0]?.message).toContain('expected 30 but was 27');
-    expect(c.reproduce).toMatch(new RegExp(`^npx stress-orchestrator .* --stress-tests '.*${name}' --repetitions 50$`));
+    // The root module (":") is left out of the selector, which then needs no quotes.
+    expect(c.reproduce).toMatch(new RegExp(`^npx stress-orchestrator .* --stress-tests ${suite.replaceAll('.', '\\.')}\\.${name} --repetitions 50$`));
   }
   expect(run.out).toContain('expected 30 but was 27');
   expect(run.out).toContain('   Reproduce:');

@@ -13,17 +13,17 @@ import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { classifyCandidate, type CandidateResult } from '../enforce/outcome.js';
 import { UsageError } from '../errors.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
-import { cancelled, exitCodeForSignal } from '../gate/cancellation.js';
-import { firstPassSummary } from '../gate/finish-gate.js';
-import type { GateDeps } from '../gate/gate-deps.js';
+import { cancelled, exitCodeForSignal } from './cancellation.js';
+import { firstPassSummary } from './finish-gate.js';
+import type { GateDeps } from './gate-deps.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
 import { detectionPower } from '../report/detection-power.js';
 import { renderReport } from '../report/render-report.js';
 import { sectionFor } from '../report/report-document.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
-import { reproduceCommand } from './reproduce-command.js';
-import { parseSelector, selected, type TestSelector } from './test-selector.js';
+import { reproduceCommand } from '../reproduce/reproduce-command.js';
+import { parseSelector, selected, type TestSelector } from '../reproduce/test-selector.js';
 
 /** The most repetitions `--repetitions` takes. */
 export const MAX_REPETITIONS = 1000;

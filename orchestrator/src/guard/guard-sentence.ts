@@ -1,6 +1,6 @@
 // The sentence each guard prints when it fires. The report, the job summary and the gated
 // observation's `guard.reason` all carry this one sentence.
-import { formatDuration, formatLimit, plural } from './format.js';
+import { formatDuration, formatLimit, plural } from '../format/format.js';
 
 /** What a fired guard knows, by guard: the numbers that decided it. */
 export type GuardFacts =
