@@ -4,7 +4,7 @@
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
-import { leavesPresence } from '../presence/leaves-presence.js';
+import { leavesPresence } from '../storage/leaves-presence.js';
 import { absentIds, idsPresentSince, type PresenceScope } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';

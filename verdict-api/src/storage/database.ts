@@ -1,5 +1,5 @@
 // One ClickHouse database of the service: an engine and the name every table is qualified with.
-import { leavesPresence } from '../presence/leaves-presence.js';
+import { leavesPresence } from './leaves-presence.js';
 import { ident, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
 import { ReadCache, scopeKey } from './read-cache.js';
@@ -92,7 +92,7 @@ export function database(engine: ClickHouseEngine, name: string): Database {
   return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache };
 }
 
-/** Test case runs that leave presence (presence/leaves-presence.ts, migration 0010) are known in their scope. */
+/** Test case runs that leave presence (storage/leaves-presence.ts, migration 0010) are known in their scope. */
 function notePresence(cache: ReadCache, rows: InsertRows, written: boolean): void {
   const byScope = ranByScope(rows);
   // Encoded rows that do not say what ran are not trusted to be none.
