@@ -19,7 +19,7 @@ demo: install
 ## test: the type check of sources and tests, the docs check (the README's and docs' commands,
 ## links, flags and env keys), then unit and integration tests (real chDB, a real clickhouse-server,
 ## real Gradle and Maven builds)
-test: install
+test: install plugin-compat
 	npm run typecheck
 	npm run check:docs
 	npm test

@@ -4,7 +4,7 @@
 // every buffer of the underlying parser is bounded, so memory does not grow with the file.
 import sax from 'sax';
 import { groupExecutions, type RawTestCase } from './organic-retries.js';
-import type { JUnitXmlResult } from './junit-xml.js';
+import type { JUnitXmlResult } from './junit-xml-types.js';
 
 /** The longest run of text, attribute value or name the parser buffers (characters; sax checks
  * between writes, so one written chunk more at most). */

@@ -16,7 +16,7 @@
 // attribute, text or a second element outside the root, a closing tag that does not match, a
 // document that ends inside an element, and a document that is not a report or names no test.
 import { createJUnitCollector } from './junit-xml-reader.js';
-import type { JUnitXmlResult } from './junit-xml.js';
+import type { JUnitXmlResult } from './junit-xml-types.js';
 
 /** Names longer than this are left to sax. */
 const LONGEST_NAME = 256;

@@ -6,25 +6,9 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createJUnitXmlReader } from './junit-xml-reader.js';
 import { parseStrictJUnitXml } from './junit-xml-strict.js';
+import type { JUnitXmlResult } from './junit-xml-types.js';
 
-/** One execution of a test case (a retried test has several). */
-export interface XmlExecution {
-  status: 'success' | 'failure' | 'skipped';
-  durationMs: number;
-}
-
-/** One test case as the XML says it, retries folded in (see organic-retries.ts). */
-export interface XmlTestCase {
-  suite: string;
-  name: string;
-  status: 'success' | 'failure' | 'skipped';
-  durationMs: number;
-  /** Every execution in order when the build retried the test (two or more); absent otherwise. */
-  executions?: XmlExecution[];
-}
-
-/** The cases of one file, or an error naming it. */
-export type JUnitXmlResult = { ok: true; cases: XmlTestCase[] } | { ok: false; error: string };
+export type { JUnitXmlResult, XmlExecution, XmlTestCase } from './junit-xml-types.js';
 
 const SLICE_CHARS = 64 * 1024;
 

@@ -9,7 +9,7 @@
 // - Surefire, and Gradle with `mergeReruns = true`: one testcase; <flakyFailure>/<flakyError>
 //   children are failed executions of a test that then passed; <failure>/<error> followed by
 //   <rerunFailure>/<rerunError> are the first and later executions of a test that failed on all.
-import type { XmlExecution, XmlTestCase } from './junit-xml.js';
+import type { XmlExecution, XmlTestCase } from './junit-xml-types.js';
 
 /** One <testcase> element as read: its attributes and its result children in order. */
 export interface RawTestCase {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { GateUpload, RunUpload, VerdictRequest, type VerdictResponse } from '@stress-gate/verdict-api/contract';
+import { GateUpload, RunUpload, VerdictRequest } from '@stress-gate/verdict-api/contract';
 import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
 import { fakeGradle } from '../../test/support/fake-gradle.js';
 import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';

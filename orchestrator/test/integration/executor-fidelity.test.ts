@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_STRESS_PARAMETERS } from '@stress-gate/verdict-api/contract';
 import { main, realDeps } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
 import { writeTree } from '../support/fixture-project.js';

@@ -1,6 +1,6 @@
 // The real plugin on a real Gradle build (Debian's 4.4.1, offline) with a fake verdict API.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';

@@ -46,7 +46,6 @@ const ESCAPES: Record<string, string> = {
 /** Escapes a string into a ClickHouse single-quoted literal. */
 export function quoteString(value: string): string {
   if (!value.isWellFormed()) throw new TypeError('string is not well-formed Unicode (lone surrogate)');
-  // eslint-disable-next-line no-control-regex
   return `'${value.replace(/[\\'\n\r\t\b\f\0\x01-\x1f\x7f]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
 }
 

@@ -4,8 +4,11 @@
 // doubt returns null, and the caller runs the valibot schema, which names the first bad field.
 // fast-parse.test.ts checks both against the schemas on generated bodies, valid and broken.
 import * as v from 'valibot';
-import { MAX_IDENTITIES, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload } from '../contract.js';
-import type { ParsedRunUpload, ParsedVerdictRequest } from './parse-body.js';
+import { MAX_IDENTITIES, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload, type VerdictRequest } from '../contract.js';
+
+// The parsed bodies, as parse-body.ts names them (it calls this module first, so it is not imported here).
+type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
+type ParsedVerdictRequest = v.InferOutput<typeof VerdictRequest>;
 
 /**
  * The requirement of the last `type` action in a contract schema's pipe (a maximum, a pattern):

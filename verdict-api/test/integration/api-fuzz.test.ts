@@ -17,7 +17,6 @@ const nasty = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 );
 const name = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('a'.repeat(5000), 'with\ttab', "quote'", 'back\\slash', 'ünïcödé'));
-const identity = fc.record({ module: fc.constantFrom(':app', ':lib'), suite: fc.constantFrom('com.x.ATest', 'com.x.BTest'), name });
 const rep = fc.record({ repetition: fc.integer({ min: 1, max: 12 }), status: fc.constantFrom('success', 'failure'), durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }) });
 const shard = fc.record({ index: fc.integer({ min: 0, max: 5 }), total: fc.integer({ min: 1, max: 5 }) });
 const runId = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,20}$/);

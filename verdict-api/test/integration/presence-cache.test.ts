@@ -41,7 +41,6 @@ interface Pause {
   kind: 'pause';
   ms: number;
 }
-type Step = Upload | Verdict | Pause;
 
 const tests = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 0, maxLength: 5 }).chain((names) =>
   fc.tuple(...names.map((n) => fc.tuple(fc.constant(n), fc.constantFrom<Status>('success', 'success', 'failure', 'skipped')))),
