@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
-import { writeFiles, writeTree } from '../support/fixture-project.js';
+import { lockedCounter, writeFiles, writeTree } from '../support/fixture-project.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -21,21 +21,7 @@ let dir: string;
 let tmp: string;
 
 /** A counter bumped under a file lock, across processes (0 for the first pass). */
-const BUMP = `
-  static int bump(String name) throws Exception {
-    java.io.File f = new java.io.File("counts", name + ".count");
-    f.getParentFile().mkdirs();
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.toPath(),
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
-         java.nio.channels.FileLock lock = ch.lock()) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(32);
-      int read = ch.read(buf, 0);
-      int n = read <= 0 ? 0 : Integer.parseInt(new String(buf.array(), 0, read).trim());
-      ch.truncate(0);
-      ch.write(java.nio.ByteBuffer.wrap(String.valueOf(n + 1).getBytes()), 0);
-      return n;
-    }
-  }`;
+const BUMP = lockedCounter('new java.io.File("counts", name + ".count")');
 
 const main = {
   'settings.gradle': "rootProject.name = 'shop'\ninclude 'app'\n",

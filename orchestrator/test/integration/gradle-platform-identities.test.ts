@@ -15,24 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeTree } from '../support/fixture-project.js';
+import { PLATFORM_JARS } from '../support/jvm-stacks.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
 const M2 = path.join(os.homedir(), '.m2', 'repository');
-// JUnit 5.13 is the last line with junit-platform-runner (the JUnit 4 runner of the platform).
-const JARS = [
-  'org/junit/platform/junit-platform-runner/1.13.4/junit-platform-runner-1.13.4.jar',
-  'org/junit/platform/junit-platform-launcher/1.13.4/junit-platform-launcher-1.13.4.jar',
-  'org/junit/platform/junit-platform-engine/1.13.4/junit-platform-engine-1.13.4.jar',
-  'org/junit/platform/junit-platform-commons/1.13.4/junit-platform-commons-1.13.4.jar',
-  'org/junit/platform/junit-platform-suite-api/1.13.4/junit-platform-suite-api-1.13.4.jar',
-  'org/junit/platform/junit-platform-suite-commons/1.13.4/junit-platform-suite-commons-1.13.4.jar',
-  'org/junit/jupiter/junit-jupiter-api/5.13.4/junit-jupiter-api-5.13.4.jar',
-  'org/junit/jupiter/junit-jupiter-engine/5.13.4/junit-jupiter-engine-5.13.4.jar',
-  'org/junit/jupiter/junit-jupiter-params/5.13.4/junit-jupiter-params-5.13.4.jar',
-  'org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar',
-  'org/apiguardian/apiguardian-api/1.1.2/apiguardian-api-1.1.2.jar',
-].map((j) => path.join(M2, j));
+// The JUnit 4 runner of the platform and Jupiter (test/support/jvm-stacks.ts), and Jupiter's parameterized tests.
+const JARS = [...PLATFORM_JARS, 'org/junit/jupiter/junit-jupiter-params/5.13.4/junit-jupiter-params-5.13.4.jar'].map((j) => path.join(M2, j));
 const JUNIT4 = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
 const groovyFiles = (files: string[]) => `files(${files.map((f) => `'${f}'`).join(', ')})`;
 

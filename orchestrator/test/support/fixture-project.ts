@@ -22,19 +22,16 @@ export async function writeFiles(dir: string, tree: Record<string, string>): Pro
 const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar')";
 
 /**
- * A two-project build (:app with tests, :lib without) on JUnit 4. CheckoutTest.appliesDiscount
- * is flaky across processes: it bumps a counter file and fails when the count is 2 mod 4, so
- * the first pass (count 0) passes and ten repetitions (1..10) fail three times (2, 6, 10). Under
- * the direct executor those ten run side by side, so the candidate runs ten more times alone
- * (11..20), which fail twice (14, 18): the verdict is "2 failed". clearsCart sleeps
- * -PfixtureSleep ms (default 0).
+ * Java source of `static int bump(String name)`: a test's invocation count across processes (0
+ * the first time), kept in the file `fileExpr` (a Java expression using `name`) and read and bumped
+ * under a file lock: repetition JVMs run side by side, and an unlocked read-modify-write would lose
+ * counts (and determinism).
  */
-export function checkoutProject(): Record<string, string> {
-  // The counter is read and bumped under a file lock: repetitions of the direct executor run in
-  // several JVMs at once, and an unlocked read-modify-write would lose counts (and determinism).
-  const counter = `
+export function lockedCounter(fileExpr: string): string {
+  return `
   static int bump(String name) throws Exception {
-    java.io.File f = new java.io.File(System.getProperty("fixture.dir"), name + ".count");
+    java.io.File f = ${fileExpr};
+    f.getAbsoluteFile().getParentFile().mkdirs();
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.toPath(),
             java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
          java.nio.channels.FileLock lock = ch.lock()) {
@@ -47,6 +44,18 @@ export function checkoutProject(): Record<string, string> {
       return n;
     }
   }`;
+}
+
+/**
+ * A two-project build (:app with tests, :lib without) on JUnit 4. CheckoutTest.appliesDiscount
+ * is flaky across processes: it bumps a counter file and fails when the count is 2 mod 4, so
+ * the first pass (count 0) passes and ten repetitions (1..10) fail three times (2, 6, 10). Under
+ * the direct executor those ten run side by side, so the candidate runs ten more times alone
+ * (11..20), which fail twice (14, 18): the verdict is "2 failed". clearsCart sleeps
+ * -PfixtureSleep ms (default 0).
+ */
+export function checkoutProject(): Record<string, string> {
+  const counter = lockedCounter('new java.io.File(System.getProperty("fixture.dir"), name + ".count")');
   return {
     'settings.gradle': "rootProject.name = 'checkout'\ninclude 'app', 'lib'\n",
     'build.gradle': '',

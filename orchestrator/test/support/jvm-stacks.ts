@@ -9,6 +9,7 @@ import { access } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { lockedCounter } from './fixture-project.js';
 
 const M2 = path.join(os.homedir(), '.m2', 'repository');
 
@@ -27,22 +28,7 @@ public final class Flake {
     int n = bump(name);
     return first && n % 3 == 2 ? "expected 30 but was 27 (invocation " + n + ", first test of its JVM)" : null;
   }
-  static int bump(String name) throws Exception {
-    java.io.File dir = new java.io.File("flaky-counts");
-    dir.mkdirs();
-    java.io.File f = new java.io.File(dir, name + ".count");
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.toPath(),
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
-         java.nio.channels.FileLock lock = ch.lock()) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(32);
-      int read = ch.read(buf, 0);
-      String text = read <= 0 ? "" : new String(buf.array(), 0, read).trim();
-      int n = text.isEmpty() ? 0 : Integer.parseInt(text);
-      ch.truncate(0);
-      ch.write(java.nio.ByteBuffer.wrap(String.valueOf(n + 1).getBytes()), 0);
-      return n;
-    }
-  }
+${lockedCounter('new java.io.File("flaky-counts", name + ".count")').trimStart()}
 }
 `;
 }
