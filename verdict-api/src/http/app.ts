@@ -1,8 +1,6 @@
 // The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
 // served on a real port by server.ts.
-import type { IncomingMessage } from 'node:http';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
@@ -31,7 +29,8 @@ import { Admission } from './admission.js';
 import { authenticate } from './auth.js';
 import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
-import { fastJsonBody, jsonBody } from './json-body.js';
+import { jsonBody, testCasesBody } from './json-body.js';
+import { type BodyCaps, DEFAULT_BODY_CAPS } from './body-caps.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { type ParsedVerdictRequest, parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
@@ -44,8 +43,8 @@ export interface AppDeps {
   log: Logger;
   /** Resolves once migrations have been applied; rejected attempts are retried per request. */
   ready: () => Promise<void>;
-  /** Largest accepted body; 100,000 identities with long names fit well inside the default. */
-  maxBodyBytes?: number;
+  /** The largest body each kind of route reads (body-caps.ts); tests lower some. */
+  bodyCaps?: Partial<BodyCaps>;
   /** Where flakiness alerts go. Default: nowhere (server.ts passes the webhook dispatcher). */
   notifier?: Notifier;
   /** The clock marks, cooldowns and quarantine expiry read. Default: the wall clock. */
@@ -84,7 +83,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
-  const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
+  const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...deps.bodyCaps };
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
   const afterIngest = deps.afterIngest ?? inlineAfterIngest();
   const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
@@ -112,22 +111,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
     }
   });
 
-  /** The body of a verdict or an upload (up to 100,000 test cases), read the fast way on a port. */
-  const bigBody = (c: Context<Env>) => fastJsonBody(c.req.raw, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming, maxBodyBytes, true);
-
   const api = new Hono<Env>();
-  const tooLarge = (c: Context<Env>) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413);
-  const streamedLimit = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
-  api.use(async (c, next) => {
-    // A declared length is checked on the header alone, leaving the body untouched for
-    // fastJsonBody (hono's bodyLimit would open it as a web stream first); a streamed body is
-    // counted by bodyLimit as it arrives.
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number.parseInt(declared, 10) > maxBodyBytes ? tooLarge(c) : next();
-    }
-    return streamedLimit(c, next);
-  });
+  // Authentication on the headers alone, before any route reads a body (read-body.ts).
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
     c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken));
@@ -140,7 +125,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   api.patch('/:project/settings', async (c) => {
     authorizeAdmin(c.get('principal'), 'settings.write');
-    const patch = parseSettingsPatch(await jsonBody(c.req.raw));
+    const patch = parseSettingsPatch(await jsonBody(c, caps.small));
     const principal = c.get('principal');
     return c.json(settingsOf(await writeSettings(db, principal.project, patch, principal.actor, clock())));
   });
@@ -157,7 +142,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
-    const run = parseRunUpload(await bigBody(c));
+    const run = parseRunUpload(await testCasesBody(c, caps.runUpload));
     const { project } = c.get('principal');
     const now = clock();
     const result = await ingestRun(db, project, run, now);
@@ -175,28 +160,28 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
-    const gate = parseGateUpload(await bigBody(c));
+    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload));
     return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
   });
   api.post('/:project/verdict', (c) =>
     verdicts.run(async (place) => {
       const { project, account } = c.get('principal');
-      const { pending, context } = startVerdict(db, project, account, parseVerdictRequest(await bigBody(c)), place.during);
+      const { pending, context } = startVerdict(db, project, account, parseVerdictRequest(await testCasesBody(c, caps.verdict)), place.during);
       const answer = await pending;
       await verdictLog.record(answer, context, clock());
       return c.json(answer);
     }),
   );
 
-  quarantineRoutes(api, domain, clock);
-  webhookRoutes(api, db, clock);
-  tokenRoutes(api, db);
+  quarantineRoutes(api, domain, clock, caps);
+  webhookRoutes(api, db, clock, caps);
+  tokenRoutes(api, db, caps);
 
-  adminRoutes(app, db, deps.operatorToken, deps.ready);
+  adminRoutes(app, db, deps.operatorToken, deps.ready, caps);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
-  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }
 

@@ -5,20 +5,21 @@ import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
 import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
+import type { BodyCaps } from './body-caps.js';
 import { authorizeAdmin } from './authorize.js';
 import { optionalJsonBody, uuidParam } from './json-body.js';
 
 const TokenCreate = v.object({ name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')), 'ci') });
 
 /** Adds GET/POST …/tokens and DELETE …/tokens/:tokenId. */
-export function tokenRoutes(api: Hono<AppEnv>, db: Database): void {
+export function tokenRoutes(api: Hono<AppEnv>, db: Database, caps: BodyCaps): void {
   api.get('/:project/tokens', async (c) => {
     authorizeAdmin(c.get('principal'), 'tokens.read');
     return c.json({ tokens: await listTokens(db, c.get('principal').project.projectId) });
   });
   api.post('/:project/tokens', async (c) => {
     authorizeAdmin(c.get('principal'), 'tokens.write');
-    const body = parseBody(TokenCreate, await optionalJsonBody(c.req.raw));
+    const body = parseBody(TokenCreate, await optionalJsonBody(c, caps.small));
     return c.json(await createToken(db, c.get('principal').project.projectId, body.name), 201);
   });
   api.delete('/:project/tokens/:tokenId', async (c) => {

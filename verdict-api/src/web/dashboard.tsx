@@ -3,7 +3,6 @@
 // form carries the session's CSRF token and every POST must come from this origin. One account
 // never sees another's projects: every project page resolves the handle within the account.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
@@ -17,6 +16,8 @@ import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { principalFor, type Principal } from '../http/auth.js';
+import type { BodyCaps } from '../http/body-caps.js';
+import { readBody } from '../http/read-body.js';
 import { listQuarantine } from '../quarantine/list-quarantine.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
 import { unquarantine } from '../quarantine/unquarantine.js';
@@ -48,6 +49,8 @@ export interface DashboardDeps extends DomainDeps {
   ready: () => Promise<void>;
   /** The public base URL, when the server sits behind a proxy (Origin checks). */
   publicUrl?: string;
+  /** The largest forms read (signIn before a session, form after). */
+  caps: Pick<BodyCaps, 'form' | 'signIn'>;
 }
 
 type Env = { Variables: { session: Session; accountName: string } };
@@ -61,7 +64,20 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
 
   web.get('/static/style.css', (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }));
   web.get('/', (c) => c.redirect('/projects', 303));
-  web.use('*', bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.text('form too large', 413) }));
+  /**
+   * Reads a POST's form, at most `cap` bytes, into the request that parseBody reads: before
+   * this, the caller is known (a session on its cookie) or the form is the small sign-in form.
+   */
+  const takeForm = async (c: Context, cap: number): Promise<Response | null> => {
+    try {
+      const bytes = await readBody(c, cap);
+      c.req.raw = new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers, body: new Uint8Array(bytes) });
+      return null;
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'PAYLOAD_TOO_LARGE') return c.text('form too large', 413);
+      throw e;
+    }
+  };
   web.use('*', async (_c, next) => {
     await deps.ready();
     await next();
@@ -70,6 +86,8 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
   web.get('/sign-in', (c) => html(c, <SignInPage />));
   web.post('/sign-in', async (c) => {
     if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
+    const refused = await takeForm(c, deps.caps.signIn);
+    if (refused) return refused;
     const form = await c.req.parseBody();
     const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
     const grant = credential.startsWith('sga_') && credential.length < 200 ? await adminGrant(db, credential) : null;
@@ -91,6 +109,8 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     c.set('session', session);
     c.set('accountName', account?.name ?? 'account');
     if (c.req.method === 'POST') {
+      const refused = await takeForm(c, deps.caps.form);
+      if (refused) return refused;
       const form = await c.req.parseBody();
       if (!sameOrigin(c, deps.publicUrl) || !csrfMatches(form['csrf'], session.csrfToken)) {
         return html(c, <MessagePage title="Refused" message="csrf: this form was not sent from your dashboard session; reload the page and try again." />, 403);
