@@ -1,5 +1,9 @@
-// At most `limit` requests of one kind are worked on at once; the rest wait their turn, first come
-// first served, before their body is read. Verdicts are CPU work on the one event loop: fifty
+// At most `limit` requests of one kind are worked on at once; the rest wait their turn. A request
+// is admitted once its body is in (a slow body holds no place: four slow bodies of one account
+// once left another account's verdict unanswered for 15 s), and the turns go round the tenants
+// (accounts): each tenant's requests wait first come first served, and a place that frees goes
+// to the next tenant in line, so a burst of one account's verdicts delays another's by about one
+// verdict, not by the whole burst. Verdicts are CPU work on the one event loop: fifty
 // worked on together finish no sooner than fifty in turn, but every other request (a run upload
 // awaiting ClickHouse eight times) then waits behind all fifty at each step. A few at a time keeps
 // the event loop's queue short, so uploads keep their pace and verdict latency stays even
@@ -31,27 +35,56 @@ export interface Place {
   during<T>(pending: Promise<T>): Promise<T>;
 }
 
-/** A first-come-first-served limit on concurrent work. */
+/** Queues of waiting requests, one per tenant, served in turn: the next tenant's first request, and so on round. */
+class FairQueue {
+  /** Insertion order is the tenants' turn: a tenant served goes to the back if it still waits. */
+  private readonly tenants = new Map<string, (() => void)[]>();
+  private count = 0;
+
+  push(tenant: string, entry: () => void): void {
+    const queue = this.tenants.get(tenant);
+    if (queue) queue.push(entry);
+    else this.tenants.set(tenant, [entry]);
+    this.count++;
+  }
+
+  shift(): (() => void) | undefined {
+    const first = this.tenants.entries().next();
+    if (first.done) return undefined;
+    const [tenant, queue] = first.value;
+    const entry = queue.shift()!;
+    this.tenants.delete(tenant);
+    if (queue.length > 0) this.tenants.set(tenant, queue);
+    this.count--;
+    return entry;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+}
+
+/** A limit on concurrent work, shared fairly among tenants. */
 export class Admission {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting = new FairQueue();
   /** Admitted requests coming back from a wait: served before `waiting`. */
-  private readonly resuming: (() => void)[] = [];
+  private readonly resuming = new FairQueue();
 
   constructor(private readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`admission limit must be a positive integer, not ${limit}`);
   }
 
-  /** Runs `work` when a place is free. */
-  async run<T>(work: (place: Place) => Promise<T>): Promise<T> {
-    await this.acquire(this.waiting);
+  /** Runs `work` for `tenant` when a place is free and it is the tenant's turn. */
+  async run<T>(tenant: string, work: (place: Place) => Promise<T>): Promise<T> {
+    await this.acquire(this.waiting, tenant);
     const place: Place = {
       during: async (pending) => {
         this.release();
         try {
           return await pending;
         } finally {
-          await this.acquire(this.resuming);
+          await this.acquire(this.resuming, tenant);
         }
       },
     };
@@ -64,11 +97,11 @@ export class Admission {
 
   /** Requests waiting for a place. */
   get queued(): number {
-    return this.waiting.length + this.resuming.length;
+    return this.waiting.size + this.resuming.size;
   }
 
-  private acquire(queue: (() => void)[]): Promise<void> {
-    if (this.active >= this.limit) return new Promise<void>((resolve) => queue.push(resolve));
+  private acquire(queue: FairQueue, tenant: string): Promise<void> {
+    if (this.active >= this.limit) return new Promise<void>((resolve) => queue.push(tenant, resolve));
     // A free place is taken at the loop's next turn too, never inline (see the top).
     this.active++;
     return new Promise<void>((resolve) => setImmediate(resolve));

@@ -29,7 +29,8 @@ import { Admission } from './admission.js';
 import { authenticate } from './auth.js';
 import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
-import { jsonBody, testCasesBody } from './json-body.js';
+import { jsonBody, testCasesBody, testCasesOf } from './json-body.js';
+import { readBody } from './read-body.js';
 import { type BodyCaps, DEFAULT_BODY_CAPS } from './body-caps.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -163,15 +164,20 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload));
     return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
   });
-  api.post('/:project/verdict', (c) =>
-    verdicts.run(async (place) => {
-      const { project, account } = c.get('principal');
-      const { pending, context } = startVerdict(db, project, account, parseVerdictRequest(await testCasesBody(c, caps.verdict)), place.during);
+  api.post('/:project/verdict', async (c) => {
+    const { project, account } = c.get('principal');
+    // The body is in before a place is asked for (a slow body holds none), and parsed once
+    // admitted: parsing is the CPU work the places limit (admission.ts).
+    let bytes: Buffer | null = await readBody(c, caps.verdict);
+    return verdicts.run(account.accountId, async (place) => {
+      const request = parseVerdictRequest(testCasesOf(bytes!));
+      bytes = null; // not held through the verdict's wait (startVerdict)
+      const { pending, context } = startVerdict(db, project, account, request, place.during);
       const answer = await pending;
       await verdictLog.record(answer, context, clock());
       return c.json(answer);
-    }),
-  );
+    });
+  });
 
   quarantineRoutes(api, domain, clock, caps);
   webhookRoutes(api, db, clock, caps);

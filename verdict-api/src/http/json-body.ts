@@ -24,10 +24,15 @@ export async function optionalJsonBody(c: Context, cap: number): Promise<unknown
  */
 export async function testCasesBody(c: Context, cap: number, budget?: BodyBudget): Promise<unknown> {
   try {
-    return checked(parsed(await readBody(c, cap, budget)));
+    return testCasesOf(await readBody(c, cap, budget));
   } finally {
     budget?.release();
   }
+}
+
+/** The parsed and size-checked document of a test-case body's bytes (the verdict parses once admitted: CPU work). */
+export function testCasesOf(bytes: Buffer): unknown {
+  return checked(parsed(bytes));
 }
 
 function parsed(bytes: Buffer): unknown {

@@ -22,8 +22,10 @@ export interface StreamedAnswer {
 export interface StreamOptions {
   method?: string;
   headers?: Record<string, string>;
-  /** Body bytes to send at most. */
-  totalBytes: number;
+  /** Body bytes to send at most (with `body`: its length). */
+  totalBytes?: number;
+  /** The exact body to send, in pieces of `chunkBytes` (instead of repeating `fill`). */
+  body?: Buffer;
   /** Bytes per write. Default 1 MiB. */
   chunkBytes?: number;
   /** Wait between writes. Default 0 (as fast as the socket takes them). */
@@ -83,13 +85,14 @@ export function streamBody(url: string, options: StreamOptions): Promise<Streame
     });
     req.on('close', () => setTimeout(finish, 50));
     const answered = () => answeredAfterMs >= 0 && options.stopWhenAnswered !== false;
+    const total = options.body?.length ?? options.totalBytes ?? 0;
     const pump = async () => {
       if (options.prefix) {
         req.write(options.prefix);
         sent += options.prefix.length;
       }
-      while (sent < options.totalBytes && !answered() && !req.destroyed && error === null) {
-        const piece = chunk.subarray(0, Math.min(chunk.length, options.totalBytes - sent));
+      while (sent < total && !answered() && !req.destroyed && error === null) {
+        const piece = options.body ? options.body.subarray(sent, sent + chunkBytes) : chunk.subarray(0, Math.min(chunk.length, total - sent));
         const flushed = req.write(piece);
         sent += piece.length;
         if (!flushed) await new Promise<void>((r) => { const go = () => { req.off('drain', go); req.off('close', go); r(); }; req.once('drain', go); req.once('close', go); });
