@@ -21,12 +21,14 @@ const USAGE = `usage: verdict-api <command> [options]
 commands:
   serve                                   serve the API (CLICKHOUSE_URL set: that server; else embedded chDB)
   demo [--write-env F]                     serve on embedded chDB with an entitled demo account, project "demo"
-                                          (default branch main) and a fresh token, printed and written to F
+                                          (default branch main) and fresh tokens (default-branch and merge-request),
+                                          printed and written to F
   admin create-account --name N [--entitled]                     (operator)
   admin entitle --account ID [--off]                              (operator)
   admin create-admin-credential --account ID [--name N]           (operator) prints the credential once
   admin create-project --account ID --handle H [--default-branch B]
-  admin create-token --project H [--name N]                       prints the token once
+  admin create-token --project H [--name N] [--scope S]           prints the token once; S: default-branch (the
+                                                                  default; protected-branch jobs only) or merge-request
   admin list-tokens --project H
   admin revoke-token --project H --token-id ID
   telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
@@ -97,11 +99,12 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
     const account = await createAccount(db, 'Demo', true); // the embedded demo entitles its own account
     project = await createProject(db, { accountId: account.accountId, handle: 'demo', defaultBranch: 'main' });
   }
-  const { token } = await createToken(db, project.projectId, 'demo');
+  const { token } = await createToken(db, project.projectId, 'demo', 'default-branch');
+  const { token: mrToken } = await createToken(db, project.projectId, 'demo merge requests', 'merge-request');
   const { credential } = await createAdminCredential(db, project.accountId, 'demo');
   const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
   const env =
-    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\n` +
+    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\nSTRESS_GATE_MR_TOKEN=${mrToken}\n` +
     `STRESS_GATE_ADMIN_TOKEN=${credential}\nSTRESS_GATE_DASHBOARD_URL=${server.url}/projects/demo/runs\n`;
   if (values['write-env']) writeFileSync(values['write-env'], env, { mode: 0o600 });
   process.stdout.write(
@@ -131,6 +134,7 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
       project: { type: 'string' },
       'token-id': { type: 'string' },
       server: { type: 'string' },
+      scope: { type: 'string' },
     },
   });
   const need = (key: keyof typeof values): string => {
@@ -168,8 +172,11 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
       return admin.createAdminCredential(req('account'), name('admin'));
     case 'create-project':
       return admin.createProject(req('account'), req('handle'), (values['default-branch'] as string | undefined) ?? null);
-    case 'create-token':
-      return admin.createToken(req('project'), name('ci'));
+    case 'create-token': {
+      const scope = values.scope ?? 'default-branch';
+      if (scope !== 'default-branch' && scope !== 'merge-request') throw new UsageError(`admin create-token: --scope must be default-branch or merge-request, not "${String(scope)}"`);
+      return admin.createToken(req('project'), name('ci'), scope);
+    }
     case 'list-tokens':
       return admin.listTokens(req('project'));
     case 'revoke-token':

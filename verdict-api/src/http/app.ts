@@ -7,7 +7,9 @@ import { type Notifier, noNotifier } from '../alerts/alert-event.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';
-import { BadRequestError } from '../errors/errors.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { bodyHash, claim } from '../run-claims/run-claims.js';
+import { rejectDuplicates } from '../ingest/duplicates.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
@@ -26,7 +28,7 @@ import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import type { AppEnv } from './app-env.js';
 import { Admission } from './admission.js';
-import { authenticate } from './auth.js';
+import { authenticate, type Principal } from './auth.js';
 import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
 import { jsonBody, testCasesBody, testCasesOf } from './json-body.js';
@@ -143,9 +145,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
-    const run = parseRunUpload(await testCasesBody(c, caps.runUpload));
-    const { project } = c.get('principal');
+    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload));
+    const principal = c.get('principal');
+    const { project } = principal;
     const now = clock();
+    // A merge-request token's run is never the default branch's history (docs/security.md):
+    // naming the default branch is refused, and any other branch is stored as no CI run, so
+    // that making that branch the default later does not make it history either.
+    if (principal.scope === 'merge-request' && project.defaultBranch !== null && parsed.branch === project.defaultBranch) {
+      throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
+    }
+    const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
+    await claimRun(principal, run.runId, now);
     const result = await ingestRun(db, project, run, now);
     if (!result.duplicate) await afterIngest({ ...domain, log: c.get('log') }, project, run, now);
     return c.json(result, 201);
@@ -162,7 +173,16 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
     const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload));
-    return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
+    const principal = c.get('principal');
+    const now = clock();
+    // Only the run's own credential writes its gate result, once per shard; a retry of the same
+    // result is answered again. A body refused anyway (a repeated identity) claims nothing.
+    rejectDuplicates(gate.testCases, 'testCases');
+    await claimRun(principal, runId, now);
+    const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
+    if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
+    return c.json(await recordGate(db, principal.project, runId, gate), 201);
   });
   api.post('/:project/verdict', async (c) => {
     const { project, account } = c.get('principal');
@@ -178,6 +198,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
       return c.json(answer);
     });
   });
+
+  /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
+  async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {
+    const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
+  }
 
   quarantineRoutes(api, domain, clock, caps);
   webhookRoutes(api, db, clock, caps);

@@ -28,7 +28,9 @@ export type TableName =
   | 'verdict_log'
   | 'verdict_log_candidates'
   | 'gate_timings'
-  | 'gate_candidate_stats';
+  | 'gate_candidate_stats'
+  | 'api_token_scopes'
+  | 'run_claims';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -40,7 +42,7 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'admin_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'api_token_scopes', 'admin_credentials']);
 
 /**
  * The database `name` on `engine`. Its engine is wrapped so that the read cache follows every

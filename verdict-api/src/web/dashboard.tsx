@@ -303,8 +303,13 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
   web.post('/projects/:project/tokens', async (c) => {
     const p = await project(c);
     if (p instanceof Response) return p;
-    const name = text(await form(c), 'name').slice(0, 256) || 'ci';
-    const created = await createToken(db, p.project.projectId, name);
+    const f = await form(c);
+    const name = text(f, 'name').slice(0, 256) || 'ci';
+    const scope = text(f, 'scope');
+    if (scope !== 'default-branch' && scope !== 'merge-request') {
+      return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error="scope: choose what the token is for: merge requests or the default branch." />, 400);
+    }
+    const created = await createToken(db, p.project.projectId, name, scope);
     // Shown once, on this response; never again.
     return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} created={created} />);
   });
