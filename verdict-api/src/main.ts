@@ -38,7 +38,8 @@ commands:
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
              STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
-             STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server), LOG_LEVEL (info)
+             STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server),
+             STRESS_GATE_WEBHOOK_ALLOW (none: webhooks reach public addresses only), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
 class UsageError extends Error {}
@@ -192,6 +193,7 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_OPERATOR_TOKEN ? { operatorToken: config.STRESS_GATE_OPERATOR_TOKEN } : {}),
     ...(config.STRESS_GATE_PUBLIC_URL ? { publicUrl: config.STRESS_GATE_PUBLIC_URL } : {}),
     ...(config.STRESS_GATE_VERDICT_CONCURRENCY ? { verdictConcurrency: config.STRESS_GATE_VERDICT_CONCURRENCY } : {}),
+    ...(config.STRESS_GATE_WEBHOOK_ALLOW ? { webhookAllow: config.STRESS_GATE_WEBHOOK_ALLOW } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // Per-project webhooks: where alerts are delivered and the secret that signs them.
 import { randomUUID } from 'node:crypto';
-import { VerdictApiError } from '../errors/errors.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { type TargetPolicy, urlRefusal } from './webhook-targets.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';
@@ -15,6 +16,13 @@ export interface WebhookInfo {
 /** A webhook with its secret, for the dispatcher. */
 export interface Webhook extends WebhookInfo {
   secret: string;
+}
+
+/** The webhook to register, once its URL's host is one webhooks may reach (webhook-targets.ts); 400 on `url` otherwise. */
+export async function checkedWebhook<T extends { url: string }>(input: T, targets: TargetPolicy): Promise<T> {
+  const refusal = await urlRefusal(input.url, targets);
+  if (refusal) throw new BadRequestError(`url: ${refusal}`, 'url');
+  return input;
 }
 
 /** Registers a webhook for a project. */

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { VerdictApiError } from '../errors/errors.js';
 import { fieldPath } from '../validation/parse-body.js';
+import { parseAllowList } from '../alerts/webhook-targets.js';
 
 /** Where embedded chDB keeps its data by default: `.data/chdb` at the repository's top level. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../.data/chdb', import.meta.url));
@@ -31,6 +32,23 @@ export const ConfigSchema = v.object({
    * (http/app.ts). Higher serves more verdicts while the run uploads beside them slow down.
    */
   STRESS_GATE_VERDICT_CONCURRENCY: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'), v.maxValue(1000, 'must be <= 1000'))),
+  /**
+   * Ranges webhooks may reach although they are not public (loopback, private, link-local):
+   * addresses or CIDRs, comma-separated, e.g. 10.20.0.0/16. Default: none, public addresses only.
+   */
+  STRESS_GATE_WEBHOOK_ALLOW: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        try {
+          parseAllowList(dataset.value);
+        } catch (error) {
+          addIssue({ message: (error as Error).message });
+        }
+      }),
+    ),
+  ),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

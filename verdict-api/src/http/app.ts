@@ -4,6 +4,7 @@ import { type Context, Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
+import { PUBLIC_ONLY, type TargetPolicy } from '../alerts/webhook-targets.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';
@@ -64,6 +65,8 @@ export interface AppDeps {
   verdictConcurrency?: number;
   /** Serve the dashboard pages (default true). */
   dashboard?: boolean;
+  /** Where webhooks may go besides public addresses (STRESS_GATE_WEBHOOK_ALLOW). Default: public only. */
+  webhookTargets?: TargetPolicy;
 }
 
 type Env = AppEnv;
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const clock = deps.clock ?? systemClock;
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
   const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...deps.bodyCaps };
+  const webhookTargets = deps.webhookTargets ?? PUBLIC_ONLY;
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
   const afterIngest = deps.afterIngest ?? inlineAfterIngest();
   const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
@@ -206,14 +210,14 @@ export function createApp(deps: AppDeps): Hono<Env> {
   }
 
   quarantineRoutes(api, domain, clock, caps);
-  webhookRoutes(api, db, clock, caps);
+  webhookRoutes(api, db, clock, caps, webhookTargets);
   tokenRoutes(api, db, caps);
 
   adminRoutes(app, db, deps.operatorToken, deps.ready, caps);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
-  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, webhookTargets, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }
 

@@ -10,7 +10,8 @@ import { listProjectsOfAccount } from '../accounts/projects.js';
 import { endSession, openSession, type Session, sessionOf } from '../accounts/sessions.js';
 import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
 import { deliveryLog } from '../alerts/delivery-log.js';
-import { createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
+import { checkedWebhook, createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
+import type { TargetPolicy } from '../alerts/webhook-targets.js';
 import type { Clock } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
@@ -51,6 +52,8 @@ export interface DashboardDeps extends DomainDeps {
   publicUrl?: string;
   /** The largest forms read (signIn before a session, form after). */
   caps: Pick<BodyCaps, 'form' | 'signIn'>;
+  /** Where webhooks may go (webhook-targets.ts). */
+  webhookTargets: TargetPolicy;
 }
 
 type Env = { Variables: { session: Session; accountName: string } };
@@ -279,7 +282,8 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     if (p instanceof Response) return p;
     const f = await form(c);
     try {
-      await createWebhook(db, p.project.projectId, parseWebhookCreate({ url: text(f, 'url'), secret: typeof f['secret'] === 'string' ? f['secret'] : '' }), clock());
+      const input = parseWebhookCreate({ url: text(f, 'url'), secret: typeof f['secret'] === 'string' ? f['secret'] : '' });
+      await createWebhook(db, p.project.projectId, await checkedWebhook(input, deps.webhookTargets), clock());
     } catch (e) {
       if (e instanceof VerdictApiError && e.code === 'BAD_REQUEST') return webhooksView(c, p, `Not added: ${e.message}`);
       throw e;

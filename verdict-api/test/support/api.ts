@@ -9,6 +9,7 @@ import type { Database } from '../../src/storage/database.js';
 import type { RunUpload } from '../../src/contract.js';
 import type { Notifier } from '../../src/alerts/alert-event.js';
 import type { Clock } from '../../src/clock/clock.js';
+import { parseAllowList, type TargetPolicy } from '../../src/alerts/webhook-targets.js';
 
 export interface ProjectHandle {
   handle: string;
@@ -20,7 +21,10 @@ export interface ProjectHandle {
   admin: string;
 }
 
-export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string; log?: Logger } = {}) {
+/** Loopback receivers are what the webhook tests deliver to: allowed as an operator would (STRESS_GATE_WEBHOOK_ALLOW). */
+export const LOOPBACK_TARGETS = parseAllowList('127.0.0.1/32');
+
+export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string; log?: Logger; webhookTargets?: TargetPolicy } = {}) {
   const app = createApp({ db, log: silentLogger(), ready: async () => {}, ...options });
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await app.request(path, {
