@@ -337,7 +337,8 @@ const QuarantineFields = {
   state: QuarantineState,
   owner: text(256),
   reason: text(4096),
-  issueUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'))), null),
+  /** A link to the issue: http or https only (it is rendered as a link). */
+  issueUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must be an http or https URL'))), null),
   expiresAt: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'))), null),
 };
 

@@ -102,6 +102,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     c.set('log', log);
     const started = performance.now();
     await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));

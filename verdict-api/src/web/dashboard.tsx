@@ -18,7 +18,8 @@ import { VerdictApiError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { principalFor, type Principal } from '../http/auth.js';
 import type { BodyCaps } from '../http/body-caps.js';
-import { readBody } from '../http/read-body.js';
+import { incomingOf, readBody } from '../http/read-body.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import { listQuarantine } from '../quarantine/list-quarantine.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
 import { unquarantine } from '../quarantine/unquarantine.js';
@@ -57,14 +58,40 @@ export interface DashboardDeps extends DomainDeps {
 }
 
 type Env = { Variables: { session: Session; accountName: string } };
+
+/** The dashboard's content security policy: its own stylesheet and forms, nothing else, never in a frame. */
+export const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Failed sign-ins per client address: 10 at once, then one more every 30 s. */
+export const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_REFILL_PER_SECOND = 1 / 30;
+
+/** The address the request came from (behind a proxy: the proxy's, so the limit is then shared). */
+function clientAddress(c: Context): string {
+  return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
+}
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The dashboard's routes, mounted at `/`. */
 export function dashboard(deps: DashboardDeps): Hono<Env> {
   const { db, clock } = deps;
   const web = new Hono<Env>();
-  const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 = 200) => c.html(`<!doctype html>${String(page)}`, status);
+  const signIns = new RateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PER_SECOND);
+  const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 | 429 = 200) => c.html(`<!doctype html>${String(page)}`, status);
 
+  // Every page: no script and no inline style anywhere, forms post to this origin only, never
+  // framed (clickjacking), never sniffed, never kept by a cache (pages show a project's data, one
+  // shows a new token).
+  web.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) {
+      c.res.headers.set('Content-Security-Policy', CSP);
+      c.res.headers.set('X-Frame-Options', 'DENY');
+      c.res.headers.set('Referrer-Policy', 'same-origin');
+      c.res.headers.set('Cache-Control', 'no-store');
+    }
+  });
   web.get('/static/style.css', (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }));
   web.get('/', (c) => c.redirect('/projects', 303));
   /**
@@ -89,14 +116,25 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
   web.get('/sign-in', (c) => html(c, <SignInPage />));
   web.post('/sign-in', async (c) => {
     if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
+    // A client address over its failed sign-ins is refused before its credential is looked at:
+    // guessing gets no answer, right or wrong, until the window has passed.
+    const client = clientAddress(c);
+    const limit = signIns.peek(client);
+    if (!limit.allowed) {
+      c.header('Retry-After', String(limit.retryAfterSeconds));
+      return html(c, <SignInPage error={`Too many failed sign-ins from your address; try again in ${limit.retryAfterSeconds} s.`} />, 429);
+    }
     const refused = await takeForm(c, deps.caps.signIn);
     if (refused) return refused;
     const form = await c.req.parseBody();
     const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
     const grant = credential.startsWith('sga_') && credential.length < 200 ? await adminGrant(db, credential) : null;
-    if (!grant) return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+    if (!grant) {
+      signIns.take(client);
+      return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+    }
     const { secret, session } = await openSession(db, grant, clock());
-    setSessionCookie(c, secret, session.expiresAt);
+    setSessionCookie(c, secret, session.expiresAt, deps.publicUrl);
     return c.redirect('/projects', 303);
   });
 
@@ -105,7 +143,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const secret = sessionSecret(c);
     const session = secret && secret.length < 100 ? await sessionOf(db, secret, clock()) : null;
     if (!session) {
-      if (secret) clearSessionCookie(c);
+      if (secret) clearSessionCookie(c, deps.publicUrl);
       return c.redirect('/sign-in', 303);
     }
     const account = await getAccount(db, session.accountId);
@@ -124,7 +162,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
 
   web.post('/sign-out', async (c) => {
     await endSession(db, sessionSecret(c)!, clock());
-    clearSessionCookie(c);
+    clearSessionCookie(c, deps.publicUrl);
     return c.redirect('/sign-in', 303);
   });
 
