@@ -13,7 +13,8 @@ export interface Project extends ProjectSettings {
   handle: string;
 }
 
-const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** What a project handle is: 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit. */
+export const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /** Claims of one handle in flight in this process, one after another. */
 const claiming = new WeakMap<Database['engine'], Map<string, Promise<unknown>>>();

@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Account, getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
-import { getProject, getProjectByHandle, type Project } from '../accounts/projects.js';
+import { getProject, getProjectByHandle, HANDLE_RE, type Project } from '../accounts/projects.js';
 import { tokenGrant, type TokenScope } from '../accounts/tokens.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
@@ -68,7 +68,9 @@ export async function authenticate(db: Database, authorization: string | undefin
 
 /** The caller's principal on project `handle`, or the one 403 for every project it may not open. */
 export async function principalFor(db: Database, caller: Caller, handle: string): Promise<Principal> {
-  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`, 'Authorization');
+  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle.slice(0, 64)}"`, 'Authorization');
+  // No handle can be longer or otherwise spelt (projects.ts): not looked up, nor kept in the cache.
+  if (!HANDLE_RE.test(handle)) throw forbidden();
   const project = caller.kind === 'project_token' ? await getProject(db, caller.projectId) : await getProjectByHandle(db, handle);
   if (!project || project.handle !== handle) throw forbidden();
   if (caller.kind === 'admin' && project.accountId !== caller.accountId) throw forbidden();
