@@ -38,6 +38,8 @@ export interface StreamOptions {
   declareLength?: number;
   /** Stop sending once answered. Default true. */
   stopWhenAnswered?: boolean;
+  /** Aborts the request (a test done with it). */
+  signal?: AbortSignal;
 }
 
 /** Sends `totalBytes` to `url`, piece by piece, and reports when the answer came. */
@@ -84,6 +86,7 @@ export function streamBody(url: string, options: StreamOptions): Promise<Streame
       if (status === 0 || answeredAfterMs >= 0) setTimeout(finish, 50);
     });
     req.on('close', () => setTimeout(finish, 50));
+    options.signal?.addEventListener('abort', () => req.destroy());
     const answered = () => answeredAfterMs >= 0 && options.stopWhenAnswered !== false;
     const total = options.body?.length ?? options.totalBytes ?? 0;
     const pump = async () => {
