@@ -32,6 +32,12 @@ export type TestStatus = v.InferOutput<typeof TestStatus>;
 export const RepetitionStatus = v.picklist(['success', 'failure']);
 export type RepetitionStatus = v.InferOutput<typeof RepetitionStatus>;
 
+/**
+ * Repetitions of one test case in one upload at most: the stress curve gives at most 100 per
+ * bucket, and a build's own retries are a few.
+ */
+export const MAX_REPETITIONS = 100;
+
 export const Repetition = v.object({
   repetition: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(10_000, 'must be <= 10000')),
   status: RepetitionStatus,
@@ -61,7 +67,7 @@ export const TestCaseRunUpload = v.object({
   status: TestStatus,
   durationMs,
   muted: v.optional(v.boolean(), false),
-  repetitions: v.optional(v.array(Repetition), []),
+  repetitions: v.optional(v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)), []),
 });
 export type TestCaseRunUpload = v.InferOutput<typeof TestCaseRunUpload>;
 
@@ -292,7 +298,7 @@ export const GateUpload = v.object({
         durationMs: v.optional(v.nullable(durationMs), null),
         plannedRepetitions: v.optional(v.nullable(count), null),
         outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
-        repetitions: v.array(Repetition),
+        repetitions: v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)),
       }),
     ),
     v.maxLength(MAX_IDENTITIES),

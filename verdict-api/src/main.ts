@@ -11,6 +11,7 @@ import { type Config, loadConfig } from './config/config.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
+import { ACCOUNT_RATE, type AccountRate } from './http/app.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
@@ -39,7 +40,8 @@ commands:
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
              STRESS_GATE_DATA_DIR (.data/chdb), STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
              STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server),
-             STRESS_GATE_WEBHOOK_ALLOW (none: webhooks reach public addresses only), LOG_LEVEL (info)
+             STRESS_GATE_WEBHOOK_ALLOW (none: webhooks reach public addresses only),
+             STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND (100; 0: no limit), STRESS_GATE_ACCOUNT_BURST (1000), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
 class UsageError extends Error {}
@@ -194,7 +196,17 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_PUBLIC_URL ? { publicUrl: config.STRESS_GATE_PUBLIC_URL } : {}),
     ...(config.STRESS_GATE_VERDICT_CONCURRENCY ? { verdictConcurrency: config.STRESS_GATE_VERDICT_CONCURRENCY } : {}),
     ...(config.STRESS_GATE_WEBHOOK_ALLOW ? { webhookAllow: config.STRESS_GATE_WEBHOOK_ALLOW } : {}),
+    ...accountRateOf(config),
   };
+}
+
+/** The per-account request rate the environment asks for (app.ts ACCOUNT_RATE for what is unset; 0 per second: none). */
+function accountRateOf(config: Config): { accountRate?: AccountRate | null } {
+  const perSecond = config.STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND;
+  const burst = config.STRESS_GATE_ACCOUNT_BURST;
+  if (perSecond === undefined && burst === undefined) return {};
+  if (perSecond === 0) return { accountRate: null };
+  return { accountRate: { perSecond: perSecond ?? ACCOUNT_RATE.perSecond, burst: burst ?? ACCOUNT_RATE.burst } };
 }
 
 async function telemetryCommand(config: Config, args: string[]): Promise<number> {

@@ -3,7 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
 import { parseAllowList } from './alerts/webhook-targets.js';
 import { systemClock } from './clock/clock.js';
-import { createApp } from './http/app.js';
+import { type AccountRate, createApp } from './http/app.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
@@ -27,6 +27,10 @@ export interface ServerOptions {
   verdictConcurrency?: number;
   /** STRESS_GATE_WEBHOOK_ALLOW: ranges webhooks may reach besides public addresses (CIDRs, comma-separated). */
   webhookAllow?: string;
+  /** Each account's API request rate (app.ts ACCOUNT_RATE by default); null: no limit (benchmarks). */
+  accountRate?: AccountRate | null;
+  /** Request body bytes each account may hold in flight (default 256 MiB). */
+  accountBodyBytes?: number;
   /** Tuning of webhook delivery (tests shorten the backoff). */
   webhooks?: Omit<Partial<DispatcherOptions>, 'db' | 'log' | 'targets'>;
 }
@@ -55,6 +59,8 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     afterIngest,
     clock: systemClock,
     webhookTargets,
+    ...(options.accountRate !== undefined ? { accountRate: options.accountRate } : {}),
+    ...(options.accountBodyBytes !== undefined ? { accountBodyBytes: options.accountBodyBytes } : {}),
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}),

@@ -16,6 +16,9 @@ export interface Project extends ProjectSettings {
 /** What a project handle is: 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit. */
 export const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/** Projects an account may have: a tenant's rows stay bounded. */
+export const MAX_PROJECTS_PER_ACCOUNT = 100;
+
 /** Claims of one handle in flight in this process, one after another. */
 const claiming = new WeakMap<Database['engine'], Map<string, Promise<unknown>>>();
 
@@ -33,6 +36,10 @@ export async function createProject(
     throw new VerdictApiError('BAD_REQUEST', 'handle: must be 1-64 lowercase letters, digits, ".", "_" or "-"', 'handle');
   }
   if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`, 'accountId');
+  const owned = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('projects')} FINAL WHERE account_id = ${uuid(input.accountId)}`);
+  if (num(owned[0]?.n ?? 0) >= MAX_PROJECTS_PER_ACCOUNT) {
+    throw new VerdictApiError('CONFLICT', `projects: this account has ${MAX_PROJECTS_PER_ACCOUNT} projects, the most an account may have`, 'projects');
+  }
   const locks = claiming.get(db.engine) ?? claiming.set(db.engine, new Map()).get(db.engine)!;
   const key = `${db.name}\u0000${input.handle}`;
   for (let earlier = locks.get(key); earlier; earlier = locks.get(key)) await earlier.catch(() => undefined);

@@ -28,8 +28,15 @@ export interface TokenInfo {
   createdAt: string;
 }
 
-/** Issues a token for a project; only its SHA-256 is stored, the plain text is returned once. */
+/** Tokens not revoked a project may have. */
+export const MAX_ACTIVE_TOKENS_PER_PROJECT = 100;
+
+/** Issues a token for a project; only its SHA-256 is stored, the plain text is returned once (409 past MAX_ACTIVE_TOKENS_PER_PROJECT). */
 export async function createToken(db: Database, projectId: string, name = 'ci', scope: TokenScope = 'default-branch'): Promise<{ tokenId: string; token: string; name: string; scope: TokenScope }> {
+  const active = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('api_tokens')} FINAL WHERE project_id = ${uuid(projectId)} AND revoked = 0`);
+  if (num(active[0]?.n ?? 0) >= MAX_ACTIVE_TOKENS_PER_PROJECT) {
+    throw new VerdictApiError('CONFLICT', `tokens: this project has ${MAX_ACTIVE_TOKENS_PER_PROJECT} tokens that are not revoked, the most a project may have; revoke one first`, 'tokens');
+  }
   // The prefix tells a person which kind they hold; the stored scope decides.
   const token = `${scope === 'merge-request' ? 'sgm_' : 'sg_'}${randomBytes(32).toString('base64url')}`;
   const tokenId = randomUUID();

@@ -25,8 +25,14 @@ export async function checkedWebhook<T extends { url: string }>(input: T, target
   return input;
 }
 
-/** Registers a webhook for a project. */
+/** Webhooks a project may have: each alert goes to every one of them. */
+export const MAX_WEBHOOKS_PER_PROJECT = 10;
+
+/** Registers a webhook for a project (409 past MAX_WEBHOOKS_PER_PROJECT). */
 export async function createWebhook(db: Database, projectId: string, input: { url: string; secret: string }, now: Date): Promise<WebhookInfo> {
+  if ((await activeWebhooks(db, projectId)).length >= MAX_WEBHOOKS_PER_PROJECT) {
+    throw new VerdictApiError('CONFLICT', `webhooks: this project has ${MAX_WEBHOOKS_PER_PROJECT} webhooks, the most a project may have; delete one first`, 'webhooks');
+  }
   const hook: Webhook = { webhookId: randomUUID(), url: input.url, secret: input.secret, createdAt: formatDateTime(now) };
   await write(db, projectId, hook, true);
   return { webhookId: hook.webhookId, url: hook.url, createdAt: hook.createdAt };

@@ -49,6 +49,10 @@ export const ConfigSchema = v.object({
       }),
     ),
   ),
+  /** Each account's API requests per second (refill of its bucket). Default 100; 0: no limit. */
+  STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
+  /** Each account's API requests at once (its bucket). Default 1000. */
+  STRESS_GATE_ACCOUNT_BURST: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

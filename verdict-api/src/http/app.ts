@@ -34,6 +34,8 @@ import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
 import { jsonBody, testCasesBody, testCasesOf } from './json-body.js';
 import { readBody } from './read-body.js';
+import { InFlightBodies } from './body-budget.js';
+import { RateLimiter } from './rate-limit.js';
 import { type BodyCaps, DEFAULT_BODY_CAPS } from './body-caps.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -67,7 +69,25 @@ export interface AppDeps {
   dashboard?: boolean;
   /** Where webhooks may go besides public addresses (STRESS_GATE_WEBHOOK_ALLOW). Default: public only. */
   webhookTargets?: TargetPolicy;
+  /** Each account's API requests: `burst` at once, refilled at `perSecond`; null: no limit. Default ACCOUNT_RATE. */
+  accountRate?: AccountRate | null;
+  /** Request body bytes each account may hold in flight at once. Default ACCOUNT_BODY_BYTES (256 MiB). */
+  accountBodyBytes?: number;
 }
+
+/** A per-account request rate: `burst` requests at once, `perSecond` more every second. */
+export interface AccountRate {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * The default per-account rate: 100 requests a second, 1,000 at once. A CI fleet makes about five
+ * requests per job (quarantine list, upload, verdict, gate, report): a thousand jobs starting in
+ * the same second fit its burst. STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND and
+ * STRESS_GATE_ACCOUNT_BURST change it (0: no limit).
+ */
+export const ACCOUNT_RATE: AccountRate = { perSecond: 100, burst: 1_000 };
 
 type Env = AppEnv;
 
@@ -91,6 +111,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
   const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...deps.bodyCaps };
   const webhookTargets = deps.webhookTargets ?? PUBLIC_ONLY;
+  const rate = deps.accountRate === undefined ? ACCOUNT_RATE : deps.accountRate;
+  const accountRequests = rate === null ? null : new RateLimiter(rate.burst, rate.perSecond);
+  const bodies = new InFlightBodies(deps.accountBodyBytes);
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
   const afterIngest = deps.afterIngest ?? inlineAfterIngest();
   const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
@@ -123,7 +146,15 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // Authentication on the headers alone, before any route reads a body (read-body.ts).
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
-    c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken));
+    const principal = await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken);
+    // Each account's requests at its own rate: one account's volume is not another's wait.
+    const decision = principal.credential === 'operator' || accountRequests === null ? null : accountRequests.take(principal.account.accountId);
+    if (decision && !decision.allowed) {
+      const error = new VerdictApiError('TOO_MANY_REQUESTS', `Authorization: this account is over its rate of ${rate!.perSecond} requests a second (${rate!.burst} at once); retry in ${decision.retryAfterSeconds} s`, 'Authorization');
+      error.retryAfterSeconds = decision.retryAfterSeconds;
+      throw error;
+    }
+    c.set('principal', principal);
     await next();
   });
 
@@ -150,8 +181,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
-    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload));
     const principal = c.get('principal');
+    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId)));
     const { project } = principal;
     const now = clock();
     // A merge-request token's run is never the default branch's history (docs/security.md):
@@ -177,8 +208,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
-    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload));
     const principal = c.get('principal');
+    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
     const now = clock();
     // Only the run's own credential writes its gate result, once per shard; a retry of the same
     // result is answered again. A body refused anyway (a repeated identity) claims nothing.
@@ -193,10 +224,22 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const { project, account } = c.get('principal');
     // The body is in before a place is asked for (a slow body holds none), and parsed once
     // admitted: parsing is the CPU work the places limit (admission.ts).
-    let bytes: Buffer | null = await readBody(c, caps.verdict);
+    const budget = bodies.budget(account.accountId);
+    let bytes: Buffer | null;
+    try {
+      bytes = await readBody(c, caps.verdict, budget);
+    } catch (error) {
+      budget.release();
+      throw error;
+    }
     return verdicts.run(account.accountId, async (place) => {
-      const request = parseVerdictRequest(testCasesOf(bytes!));
-      bytes = null; // not held through the verdict's wait (startVerdict)
+      let request: ParsedVerdictRequest;
+      try {
+        request = parseVerdictRequest(testCasesOf(bytes!));
+      } finally {
+        bytes = null; // not held through the verdict's wait (startVerdict)
+        budget.release();
+      }
       const { pending, context } = startVerdict(db, project, account, request, place.during);
       const answer = await pending;
       await verdictLog.record(answer, context, clock());

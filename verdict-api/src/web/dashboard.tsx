@@ -323,7 +323,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
       const input = parseWebhookCreate({ url: text(f, 'url'), secret: typeof f['secret'] === 'string' ? f['secret'] : '' });
       await createWebhook(db, p.project.projectId, await checkedWebhook(input, deps.webhookTargets), clock());
     } catch (e) {
-      if (e instanceof VerdictApiError && e.code === 'BAD_REQUEST') return webhooksView(c, p, `Not added: ${e.message}`);
+      if (e instanceof VerdictApiError && (e.code === 'BAD_REQUEST' || e.code === 'CONFLICT')) return webhooksView(c, p, `Not added: ${e.message}`);
       throw e;
     }
     return c.redirect(`${base(p)}/webhooks`, 303);
@@ -351,7 +351,13 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     if (scope !== 'default-branch' && scope !== 'merge-request') {
       return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error="scope: choose what the token is for: merge requests or the default branch." />, 400);
     }
-    const created = await createToken(db, p.project.projectId, name, scope);
+    let created: Awaited<ReturnType<typeof createToken>>;
+    try {
+      created = await createToken(db, p.project.projectId, name, scope);
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'CONFLICT') return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error={`Not created: ${e.message}`} />, 400);
+      throw e;
+    }
     // Shown once, on this response; never again.
     return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} created={created} />);
   });
