@@ -76,7 +76,8 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
   }
   const setup = database(engine, DB_NAME);
   const db = options.wrap ? database(options.wrap(engine), DB_NAME) : setup;
-  const api = await startServer(db, silentLogger(), '127.0.0.1', 0, options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}); // applies the migrations
+  // One account drives the whole load: its request rate is not limited (the service's default is 100 a second per account).
+  const api = await startServer(db, silentLogger(), '127.0.0.1', 0, { accountRate: null, ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}) }); // applies the migrations
   cleanups.unshift(() => api.close());
   const account = await createAccount(setup, 'bench-account', true);
   const project = await createProject(setup, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });

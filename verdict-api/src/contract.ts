@@ -32,8 +32,11 @@ export type TestStatus = v.InferOutput<typeof TestStatus>;
 export const RepetitionStatus = v.picklist(['success', 'failure']);
 export type RepetitionStatus = v.InferOutput<typeof RepetitionStatus>;
 
-/** The most repetitions one candidate gets in one stress pass (repetitions are numbered from 1). */
-export const MAX_REPETITIONS = 10_000;
+/**
+ * Repetitions of one test case in one upload at most, and so the highest repetition number
+ * (numbered from 1): the stress curve gives at most 100 per bucket, and a build's own retries are a few.
+ */
+export const MAX_REPETITIONS = 100;
 const repetitionNumber = v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(MAX_REPETITIONS, `must be <= ${MAX_REPETITIONS}`));
 
 export const Repetition = v.object({
@@ -109,7 +112,7 @@ export const TestCaseRunUpload = v.object({
   status: TestStatus,
   durationMs,
   muted: v.optional(v.boolean(), false),
-  repetitions: v.optional(v.array(Repetition), []),
+  repetitions: v.optional(v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)), []),
 });
 export type TestCaseRunUpload = v.InferOutput<typeof TestCaseRunUpload>;
 
@@ -340,7 +343,7 @@ export const GateUpload = v.object({
         durationMs: v.optional(v.nullable(durationMs), null),
         plannedRepetitions: v.optional(v.nullable(count), null),
         outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
-        repetitions: v.array(Repetition),
+        repetitions: v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)),
         /** Optional (older clients send none): the evidence of failed repetitions, within FAILURE_BOUNDS. */
         failures: v.optional(v.pipe(v.array(RepetitionFailure), v.maxLength(FAILURE_BOUNDS.failuresPerCase, `must hold at most ${FAILURE_BOUNDS.failuresPerCase} failures`)), []),
         failureGroups: v.optional(v.pipe(v.array(FailureGroup), v.maxLength(FAILURE_BOUNDS.groupsPerCase, `must hold at most ${FAILURE_BOUNDS.groupsPerCase} groups`)), []),
@@ -410,7 +413,8 @@ const QuarantineFields = {
   state: QuarantineState,
   owner: text(256),
   reason: text(4096),
-  issueUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'))), null),
+  /** A link to the issue: http or https only (it is rendered as a link). */
+  issueUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must be an http or https URL'))), null),
   expiresAt: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp'))), null),
 };
 

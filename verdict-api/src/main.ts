@@ -11,6 +11,7 @@ import { type Config, loadConfig } from './config/config.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
+import { ACCOUNT_RATE, type AccountRate } from './http/app.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
@@ -21,12 +22,14 @@ const USAGE = `usage: verdict-api <command> [options]
 commands:
   serve                                   serve the API (CLICKHOUSE_URL set: that server; else embedded chDB)
   demo [--write-env F]                     serve on embedded chDB with an entitled demo account, project "demo"
-                                          (default branch main) and a fresh token, printed and written to F
+                                          (default branch main) and fresh tokens (default-branch and merge-request),
+                                          printed and written to F
   admin create-account --name N [--entitled]                     (operator)
   admin entitle --account ID [--off]                              (operator)
   admin create-admin-credential --account ID [--name N]           (operator) prints the credential once
   admin create-project --account ID --handle H [--default-branch B]
-  admin create-token --project H [--name N]                       prints the token once
+  admin create-token --project H [--name N] [--scope S]           prints the token once; S: default-branch (the
+                                                                  default; protected-branch jobs only) or merge-request
   admin list-tokens --project H
   admin revoke-token --project H --token-id ID
   telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
@@ -37,7 +40,9 @@ commands:
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
              STRESS_GATE_DATA_DIR ($XDG_DATA_HOME/stress-gate/chdb, else ~/.local/share/stress-gate/chdb),
              STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
-             STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server), LOG_LEVEL (info)
+             STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server),
+             STRESS_GATE_WEBHOOK_ALLOW (none: webhooks reach public addresses only),
+             STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND (100; 0: no limit), STRESS_GATE_ACCOUNT_BURST (1000), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
 class UsageError extends Error {}
@@ -98,11 +103,12 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
     const account = await createAccount(db, 'Demo', true); // the embedded demo entitles its own account
     project = await createProject(db, { accountId: account.accountId, handle: 'demo', defaultBranch: 'main' });
   }
-  const { token } = await createToken(db, project.projectId, 'demo');
+  const { token } = await createToken(db, project.projectId, 'demo', 'default-branch');
+  const { token: mrToken } = await createToken(db, project.projectId, 'demo merge requests', 'merge-request');
   const { credential } = await createAdminCredential(db, project.accountId, 'demo');
   const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
   const env =
-    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\n` +
+    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\nSTRESS_GATE_MR_TOKEN=${mrToken}\n` +
     `STRESS_GATE_ADMIN_TOKEN=${credential}\nSTRESS_GATE_DASHBOARD_URL=${server.url}/projects/demo/runs\n`;
   if (values['write-env']) writeFileSync(values['write-env'], env, { mode: 0o600 });
   process.stdout.write(
@@ -132,6 +138,7 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
       project: { type: 'string' },
       'token-id': { type: 'string' },
       server: { type: 'string' },
+      scope: { type: 'string' },
     },
   });
   const need = (key: keyof typeof values): string => {
@@ -169,8 +176,11 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
       return admin.createAdminCredential(req('account'), name('admin'));
     case 'create-project':
       return admin.createProject(req('account'), req('handle'), (values['default-branch'] as string | undefined) ?? null);
-    case 'create-token':
-      return admin.createToken(req('project'), name('ci'));
+    case 'create-token': {
+      const scope = values.scope ?? 'default-branch';
+      if (scope !== 'default-branch' && scope !== 'merge-request') throw new UsageError(`admin create-token: --scope must be default-branch or merge-request, not "${String(scope)}"`);
+      return admin.createToken(req('project'), name('ci'), scope);
+    }
     case 'list-tokens':
       return admin.listTokens(req('project'));
     case 'revoke-token':
@@ -199,7 +209,18 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_OPERATOR_TOKEN ? { operatorToken: config.STRESS_GATE_OPERATOR_TOKEN } : {}),
     ...(config.STRESS_GATE_PUBLIC_URL ? { publicUrl: config.STRESS_GATE_PUBLIC_URL } : {}),
     ...(config.STRESS_GATE_VERDICT_CONCURRENCY ? { verdictConcurrency: config.STRESS_GATE_VERDICT_CONCURRENCY } : {}),
+    ...(config.STRESS_GATE_WEBHOOK_ALLOW ? { webhookAllow: config.STRESS_GATE_WEBHOOK_ALLOW } : {}),
+    ...accountRateOf(config),
   };
+}
+
+/** The per-account request rate the environment asks for (app.ts ACCOUNT_RATE for what is unset; 0 per second: none). */
+function accountRateOf(config: Config): { accountRate?: AccountRate | null } {
+  const perSecond = config.STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND;
+  const burst = config.STRESS_GATE_ACCOUNT_BURST;
+  if (perSecond === undefined && burst === undefined) return {};
+  if (perSecond === 0) return { accountRate: null };
+  return { accountRate: { perSecond: perSecond ?? ACCOUNT_RATE.perSecond, burst: burst ?? ACCOUNT_RATE.burst } };
 }
 
 async function telemetryCommand(config: Config, args: string[]): Promise<number> {

@@ -1,8 +1,9 @@
 // Serves the app on a real port.
 import { serve, type ServerType } from '@hono/node-server';
-import { createWebhookDispatcher } from './alerts/webhook-dispatcher.js';
+import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
+import { parseAllowList } from './alerts/webhook-targets.js';
 import { systemClock } from './clock/clock.js';
-import { createApp } from './http/app.js';
+import { type AccountRate, createApp } from './http/app.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
@@ -18,10 +19,27 @@ export interface RunningServer {
 }
 
 /** Serves the API; alerts go to the project's webhooks and the sweep runs every `sweepIntervalMs` (default 5 min). */
-export async function startServer(db: Database, log: Logger, host: string, port: number, options: { sweepIntervalMs?: number; operatorToken?: string; publicUrl?: string; verdictConcurrency?: number } = {}): Promise<RunningServer> {
+/** How the server runs besides its database: every option has the service's default. */
+export interface ServerOptions {
+  sweepIntervalMs?: number;
+  operatorToken?: string;
+  publicUrl?: string;
+  verdictConcurrency?: number;
+  /** STRESS_GATE_WEBHOOK_ALLOW: ranges webhooks may reach besides public addresses (CIDRs, comma-separated). */
+  webhookAllow?: string;
+  /** Each account's API request rate (app.ts ACCOUNT_RATE by default); null: no limit (benchmarks). */
+  accountRate?: AccountRate | null;
+  /** Request body bytes each account may hold in flight (default 256 MiB). */
+  accountBodyBytes?: number;
+  /** Tuning of webhook delivery (tests shorten the backoff). */
+  webhooks?: Omit<Partial<DispatcherOptions>, 'db' | 'log' | 'targets'>;
+}
+
+export async function startServer(db: Database, log: Logger, host: string, port: number, options: ServerOptions = {}): Promise<RunningServer> {
   const ready = migrationGate(db, log);
   await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
-  const notifier = createWebhookDispatcher({ db, log });
+  const webhookTargets = parseAllowList(options.webhookAllow);
+  const notifier = createWebhookDispatcher({ ...options.webhooks, db, log, targets: webhookTargets });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
   const verdictLog = batchedVerdictLog(db, log);
   const afterIngest = queuedAfterIngest();
@@ -40,6 +58,9 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     verdictLog,
     afterIngest,
     clock: systemClock,
+    webhookTargets,
+    ...(options.accountRate !== undefined ? { accountRate: options.accountRate } : {}),
+    ...(options.accountBodyBytes !== undefined ? { accountBodyBytes: options.accountBodyBytes } : {}),
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}),

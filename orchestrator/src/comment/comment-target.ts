@@ -10,6 +10,8 @@ export interface GitHubTarget {
   repository: string;
   number: number;
   token: string;
+  /** Running in GitHub Actions: a token that cannot say who it is (GET /user) is the job token, which writes as github-actions[bot]. */
+  inActions: boolean;
 }
 
 /** A merge request on GitLab; `header` is how the token is sent. */
@@ -20,6 +22,11 @@ export interface GitLabTarget {
   iid: number;
   token: string;
   header: 'PRIVATE-TOKEN' | 'JOB-TOKEN';
+  /**
+   * The user the pipeline runs as (GITLAB_USER_ID): what a job token, which cannot ask GET /user,
+   * writes notes as. Null when unknown.
+   */
+  pipelineUserId: number | null;
 }
 
 /** The target, or why there is none. */
@@ -34,7 +41,7 @@ export function commentTarget(env: NodeJS.ProcessEnv, readFile: (path: string) =
     if (!repository || !/^[^/\s]+\/[^/\s]+$/.test(repository)) return { ok: false, problem: 'GITHUB_REPOSITORY is not owner/name' };
     const number = pullNumber(env, readFile);
     if (number === null) return { ok: false, problem: 'this GitHub Actions job is not for a pull request' };
-    return { ok: true, target: { kind: 'github', apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''), repository, number, token } };
+    return { ok: true, target: { kind: 'github', apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''), repository, number, token, inActions: env['GITHUB_ACTIONS'] === 'true' } };
   }
   if (env['GITLAB_CI'] === 'true' || env['CI_API_V4_URL']) {
     const iid = Number(env['CI_MERGE_REQUEST_IID']);
@@ -47,7 +54,15 @@ export function commentTarget(env: NodeJS.ProcessEnv, readFile: (path: string) =
     if (!personal && !job) return { ok: false, problem: 'set GITLAB_TOKEN (a token with the api scope) or CI_JOB_TOKEN' };
     return {
       ok: true,
-      target: { kind: 'gitlab', apiUrl: apiUrl.replace(/\/+$/, ''), projectId, iid, token: (personal || job)!, header: personal ? 'PRIVATE-TOKEN' : 'JOB-TOKEN' },
+      target: {
+        kind: 'gitlab',
+        apiUrl: apiUrl.replace(/\/+$/, ''),
+        projectId,
+        iid,
+        token: (personal || job)!,
+        header: personal ? 'PRIVATE-TOKEN' : 'JOB-TOKEN',
+        pipelineUserId: /^\d+$/.test(env['GITLAB_USER_ID'] ?? '') ? Number(env['GITLAB_USER_ID']) : null,
+      },
     };
   }
   return { ok: false, problem: 'no merge request: --comment works on GitHub Actions pull requests and GitLab merge request pipelines' };

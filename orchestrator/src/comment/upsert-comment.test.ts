@@ -11,7 +11,7 @@ interface Seen { method: string; url: string; headers: IncomingHttpHeaders; body
 let server: Server;
 let base: string;
 const seen: Seen[] = [];
-let comments: { id: number; body: string }[] = [];
+let comments: { id: number; body: string; user?: { login: string }; author?: { id: number } }[] = [];
 let failNext = 0;
 
 beforeAll(async () => {
@@ -24,10 +24,13 @@ beforeAll(async () => {
       if (failNext > 0) return failNext--, reply(500, { message: 'boom' });
       const url = new URL(req.url!, 'http://x');
       if (url.pathname.endsWith('/report.md')) return res.writeHead(200, { 'Content-Type': 'text/markdown' }).end('## Test run `r1`\n');
+      // Job tokens cannot say who they are.
+      if (url.pathname.endsWith('/user')) return reply(403, { message: 'Resource not accessible by integration' });
       if (req.method === 'GET') return reply(200, comments);
       const text = (JSON.parse(body) as { body: string }).body;
       if (req.method === 'POST') {
-        const c = { id: 100 + comments.length, body: text };
+        // As the job tokens write: GitHub's as github-actions[bot], GitLab's as the pipeline's user.
+        const c = url.pathname.includes('/merge_requests/') ? { id: 100 + comments.length, body: text, author: { id: 31 } } : { id: 100 + comments.length, body: text, user: { login: 'github-actions[bot]' } };
         comments.push(c);
         return reply(201, c);
       }
@@ -56,12 +59,13 @@ describe('GitHub issue comments', () => {
     expect(target.ok).toBe(true);
     if (!target.ok) return;
     expect(await upsertComment(target.target, 'first', fetch)).toEqual({ ok: true, action: 'created', id: 101 });
-    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /repos/acme/shop/issues/42/comments?per_page=100&page=1', 'POST /repos/acme/shop/issues/42/comments']);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /user', 'GET /repos/acme/shop/issues/42/comments?per_page=100&page=1', 'POST /repos/acme/shop/issues/42/comments']);
+    seen.shift();
     expect(seen[1]!.headers).toMatchObject({ authorization: 'Bearer ghs_x', accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'content-type': 'application/json' });
     expect(JSON.parse(seen[1]!.body)).toEqual({ body: `${MARKER}\nfirst` });
     seen.length = 0;
     expect(await upsertComment(target.target, 'second', fetch)).toEqual({ ok: true, action: 'updated', id: 101 });
-    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /repos/acme/shop/issues/42/comments?per_page=100&page=1', 'PATCH /repos/acme/shop/issues/comments/101']);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /user', 'GET /repos/acme/shop/issues/42/comments?per_page=100&page=1', 'PATCH /repos/acme/shop/issues/comments/101']);
     expect(comments).toHaveLength(2);
   });
 
@@ -86,19 +90,21 @@ describe('GitHub issue comments', () => {
 describe('GitLab merge request notes', () => {
   it('creates one note with the job token, then updates it with PUT', async () => {
     reset();
-    const env = { GITLAB_CI: 'true', CI_API_V4_URL: `${base}/api/v4`, CI_PROJECT_ID: '17', CI_MERGE_REQUEST_IID: '5', CI_JOB_TOKEN: 'job-x' };
+    const env = { GITLAB_CI: 'true', CI_API_V4_URL: `${base}/api/v4`, CI_PROJECT_ID: '17', CI_MERGE_REQUEST_IID: '5', CI_JOB_TOKEN: 'job-x', GITLAB_USER_ID: '31' };
     const target = commentTarget(env, () => '');
     if (!target.ok) throw new Error(target.problem);
     expect(await upsertComment(target.target, 'one', fetch)).toMatchObject({ ok: true, action: 'created' });
     expect(await upsertComment(target.target, 'two', fetch)).toMatchObject({ ok: true, action: 'updated' });
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET /api/v4/user',
       'GET /api/v4/projects/17/merge_requests/5/notes?per_page=100&page=1&sort=asc',
       'POST /api/v4/projects/17/merge_requests/5/notes',
+      'GET /api/v4/user',
       'GET /api/v4/projects/17/merge_requests/5/notes?per_page=100&page=1&sort=asc',
       'PUT /api/v4/projects/17/merge_requests/5/notes/101',
     ]);
-    expect(seen[1]!.headers['job-token']).toBe('job-x');
-    expect(JSON.parse(seen[3]!.body)).toEqual({ body: `${MARKER}\ntwo` });
+    expect(seen[2]!.headers['job-token']).toBe('job-x');
+    expect(JSON.parse(seen[5]!.body)).toEqual({ body: `${MARKER}\ntwo` });
     const personal = commentTarget({ ...env, GITLAB_TOKEN: 'glpat' }, () => '');
     expect(personal).toMatchObject({ ok: true, target: { header: 'PRIVATE-TOKEN', token: 'glpat' } });
     expect(commentTarget({ ...env, CI_MERGE_REQUEST_IID: '' }, () => '')).toMatchObject({ ok: false });

@@ -1,6 +1,11 @@
 // Posts the run report as ONE comment on the merge request and updates that same comment on
-// later runs: the comment is found by a hidden marker. GitHub: the issue comments REST API;
-// GitLab: the merge request notes API. Failures are values (a problem sentence), never throws.
+// later runs: the comment is found by a hidden marker, among the comments of the token's own user
+// only (anyone can write the marker into a comment of theirs; the gate edits none of those).
+// GitHub: the issue comments REST API; GitLab: the merge request notes API. Who the token is comes
+// from GET /user; GitHub's job token cannot ask, and writes as github-actions[bot]; GitLab's writes
+// as the user the pipeline runs as (GITLAB_USER_ID). When who it is cannot be known, a new
+// comment is posted rather than another's edited. Failures are values (a
+// problem sentence), never throws.
 import type { GitHubTarget, GitLabTarget } from './comment-target.js';
 
 /** The hidden marker that identifies the gate's comment. */
@@ -27,10 +32,13 @@ async function github(t: GitHubTarget, body: string, f: typeof fetch, timeoutMs:
     'User-Agent': 'stress-gate',
   };
   const base = `${t.apiUrl}/repos/${t.repository}/issues`;
+  const me = await whoAmI(f, `${t.apiUrl}/user`, headers, timeoutMs, (u: { login?: unknown }) => (typeof u.login === 'string' ? u.login : null));
+  // The Actions job token is an app installation's: it cannot read /user, and writes as this bot.
+  const login = me ?? (t.inActions ? GITHUB_ACTIONS_BOT : null);
   const existing = await findMarked(async (page) => {
     const res = await f(`${base}/${t.number}/comments?per_page=100&page=${page}`, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`listing the pull request's comments: HTTP ${res.status}`);
-    return (await res.json()) as { id: number; body?: string }[];
+    return ((await res.json()) as { id: number; body?: string; user?: { login?: string } | null }[]).map((c) => ({ ...c, mine: login !== null && c.user?.login === login }));
   });
   const send = { ...headers, 'Content-Type': 'application/json' };
   const res = existing
@@ -43,10 +51,12 @@ async function github(t: GitHubTarget, body: string, f: typeof fetch, timeoutMs:
 async function gitlab(t: GitLabTarget, body: string, f: typeof fetch, timeoutMs: number): Promise<UpsertResult> {
   const headers = { [t.header]: t.token };
   const base = `${t.apiUrl}/projects/${encodeURIComponent(t.projectId)}/merge_requests/${t.iid}/notes`;
+  // A job token cannot ask; it writes as the user the pipeline runs as.
+  const me = (await whoAmI(f, `${t.apiUrl}/user`, headers, timeoutMs, (u: { id?: unknown }) => (typeof u.id === 'number' ? u.id : null))) ?? (t.header === 'JOB-TOKEN' ? t.pipelineUserId : null);
   const existing = await findMarked(async (page) => {
     const res = await f(`${base}?per_page=100&page=${page}&sort=asc`, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`listing the merge request's notes: HTTP ${res.status}`);
-    return (await res.json()) as { id: number; body?: string }[];
+    return ((await res.json()) as { id: number; body?: string; author?: { id?: number } | null }[]).map((c) => ({ ...c, mine: me !== null && c.author?.id === me }));
   });
   const send = { ...headers, 'Content-Type': 'application/json' };
   const res = existing
@@ -56,11 +66,24 @@ async function gitlab(t: GitLabTarget, body: string, f: typeof fetch, timeoutMs:
   return { ok: true, action: existing ? 'updated' : 'created', id: ((await res.json()) as { id: number }).id };
 }
 
-/** The id of the first comment carrying the marker, reading pages of 100 (at most 20 pages). */
-async function findMarked(page: (n: number) => Promise<{ id: number; body?: string }[]>): Promise<number | null> {
+/** The login GitHub's Actions job token writes comments as. */
+export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+
+/** Who the token is (GET /user), or null when the forge does not say. */
+async function whoAmI<T>(f: typeof fetch, url: string, headers: Record<string, string>, timeoutMs: number, pick: (user: never) => T | null): Promise<T | null> {
+  try {
+    const res = await f(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    return res.ok ? pick((await res.json()) as never) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The id of the first comment of the token's own user carrying the marker, reading pages of 100 (at most 20 pages). */
+async function findMarked(page: (n: number) => Promise<{ id: number; body?: string; mine: boolean }[]>): Promise<number | null> {
   for (let n = 1; n <= 20; n++) {
     const items = await page(n);
-    const hit = items.find((c) => typeof c.body === 'string' && c.body.includes(MARKER));
+    const hit = items.find((c) => c.mine && typeof c.body === 'string' && c.body.includes(MARKER));
     if (hit) return hit.id;
     if (items.length < 100) return null;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { resolveConfig } from './config.js';
+import { isLoopback, resolveConfig } from './config.js';
+import { buildEnvironment } from './environment.js';
 
 const cwd = '/work/repo';
 
@@ -63,5 +64,33 @@ describe('resolveConfig', () => {
       'STRESS_GATE_SHARD_INDEX: must be below the shard total 4; got 4',
     );
     expect(() => resolveConfig({}, { STRESS_GATE_SHARD_TOTAL: '0' }, null, cwd)).toThrow('STRESS_GATE_SHARD_TOTAL: must be >= 1');
+  });
+
+  it('refuses a server URL with a user or password, without printing it', () => {
+    const call = () => resolveConfig({}, { STRESS_GATE_URL: 'https://ci:hunter2@stress.example.com', STRESS_GATE_TOKEN: 't' }, null, cwd);
+    expect(call).toThrow('STRESS_GATE_URL: must not carry a user name or password');
+    expect(() => resolveConfig({ serverUrl: 'ht tp://ci:hunter2@x' }, {}, null, cwd)).toThrow(/got "ht tp:\/\/…@x"/);
+  });
+
+  it('refuses http:// to another machine unless STRESS_GATE_ALLOW_HTTP, and takes it to this one', () => {
+    expect(() => resolveConfig({}, { STRESS_GATE_URL: 'http://stress.internal:8787', STRESS_GATE_TOKEN: 't' }, null, cwd)).toThrow('STRESS_GATE_URL: http:// would send the token in clear text to stress.internal:8787');
+    expect(resolveConfig({}, { STRESS_GATE_URL: 'http://stress.internal:8787', STRESS_GATE_ALLOW_HTTP: '1' }, null, cwd).serverUrl).toBe('http://stress.internal:8787');
+    for (const url of ['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787']) expect(resolveConfig({}, { STRESS_GATE_URL: url }, null, cwd).serverUrl).toBe(url);
+    expect(['localhost', '127.1.2.3', '[::1]', 'api.localhost'].every(isLoopback)).toBe(true);
+    expect(['10.0.0.1', 'localhost.evil.com', '128.0.0.1'].some(isLoopback)).toBe(false);
+  });
+
+  it('does not use the token with a server named only in the settings block, unless told', () => {
+    const block = { serverUrl: 'https://evil.example', project: 'p' };
+    const c = resolveConfig({}, { STRESS_GATE_TOKEN: 't' }, block, cwd);
+    expect(c.serverUrl).toBeUndefined();
+    expect(c.notices[0]).toMatch(/^stressNewTests\.serverUrl names the server https:\/\/evil\.example, but the token is not sent/);
+    expect(resolveConfig({}, { STRESS_GATE_TOKEN: 't', STRESS_GATE_TRUST_SETTINGS_URL: 'yes' }, block, cwd).serverUrl).toBe('https://evil.example');
+    // Named by the environment too: the user's own choice.
+    expect(resolveConfig({}, { STRESS_GATE_TOKEN: 't', STRESS_GATE_URL: 'https://stress.example' }, block, cwd).serverUrl).toBe('https://stress.example');
+  });
+
+  it("gives the build the environment without the gate's credentials", () => {
+    expect(buildEnvironment({ PATH: '/bin', STRESS_GATE_TOKEN: 'a', STRESS_GATE_MR_TOKEN: 'b', STRESS_GATE_ADMIN_TOKEN: 'c', STRESS_GATE_URL: 'u', GITHUB_TOKEN: 'g' })).toEqual({ PATH: '/bin', STRESS_GATE_URL: 'u', GITHUB_TOKEN: 'g' });
   });
 });

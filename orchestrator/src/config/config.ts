@@ -1,6 +1,13 @@
 // The configuration, validated by one valibot schema with defaults. Sources in precedence order:
 // command-line flag, environment, the `stressNewTests` block (read back from the plugin's
 // manifest). The token is never read from the block: a repository file is no place for it.
+//
+// Nor does the token go where the repository alone says (docs/security.md): a server URL named
+// only in the settings block (or .mvn/stress-gate.properties), which a merge request can edit, is
+// not used with the token unless STRESS_GATE_TRUST_SETTINGS_URL says so; an http:// URL to a host
+// that is not this machine is refused unless STRESS_GATE_ALLOW_HTTP says so (the token would
+// cross the network in clear); and a URL carrying a user name or password is refused, never
+// printed (URLs are printed in reports and comments).
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -61,6 +68,8 @@ export const ConfigSchema = v.object({
   comment: v.optional(v.boolean(), false),
   /** How many shards the run has; their uploads merge into one run. Default: 1. */
   shardTotal: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), 1),
+  /** Warnings about the configuration, printed by the gate (a server URL of the settings file not used, say). */
+  notices: v.optional(v.array(v.string()), []),
 });
 /** The resolved, validated configuration. */
 export type Config = v.InferOutput<typeof ConfigSchema>;
@@ -133,13 +142,50 @@ export function resolveConfig(
   if (result.success && result.output.shardIndex >= result.output.shardTotal) {
     throw new ConfigError(`${source['shardIndex'] ?? 'shardIndex'}: must be below the shard total ${result.output.shardTotal}; got ${result.output.shardIndex}`);
   }
-  if (result.success) return result.output;
+  if (result.success) return checkedServer(result.output, source['serverUrl'] ?? 'serverUrl', build.settingsPrefix, env);
   const lines = result.issues.map((issue) => {
     const key = v.getDotPath(issue) ?? '';
-    const got = key in input ? `; got ${JSON.stringify(input[key])}` : '';
+    const got = key in input ? `; got ${JSON.stringify(key === 'serverUrl' ? withoutUserinfo(String(input[key])) : input[key])}` : '';
     return `${source[key] ?? key}: ${issue.message}${got}`;
   });
   // A mode or executor that is not one of the choices is a usage error, like a bad flag.
   const modeOnly = result.issues.every((i) => ['mode', 'executor'].includes(v.getDotPath(i) ?? ''));
   throw modeOnly ? new UsageError(lines.join('\n')) : new ConfigError(lines.join('\n'));
+}
+
+/** The configuration with its server URL checked for where the token may go (see the top). */
+function checkedServer(config: Config, from: string, settingsPrefix: string, env: NodeJS.ProcessEnv): Config {
+  if (config.serverUrl === undefined) return config;
+  const url = new URL(config.serverUrl);
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${from}: must not carry a user name or password (the token authenticates; a server URL is printed in reports and comments)`);
+  }
+  if (from.startsWith(settingsPrefix) && config.token !== undefined && !booleanEnv(env, 'STRESS_GATE_TRUST_SETTINGS_URL')) {
+    // A repository file alone does not get the token: the run goes on without the server.
+    const { serverUrl: _dropped, ...rest } = config;
+    return {
+      ...rest,
+      notices: [
+        ...config.notices,
+        `${from.replace(/: ?$/, '')} names the server ${url.origin}, but the token is not sent to a server named only in the repository (a merge request can change it); ` +
+          'set STRESS_GATE_URL or --server-url to it, or STRESS_GATE_TRUST_SETTINGS_URL=1. The run goes on without the verdict API.',
+      ],
+    };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${from}: must be an https URL (or http on this machine)`);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !booleanEnv(env, 'STRESS_GATE_ALLOW_HTTP')) {
+    throw new ConfigError(`${from}: http:// would send the token in clear text to ${url.host}; use https, or set STRESS_GATE_ALLOW_HTTP=1 if the network between is trusted`);
+  }
+  return config;
+}
+
+/** Whether a URL's host is this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h === '0:0:0:0:0:0:0:1';
+}
+
+/** A URL as it may be printed: any user name and password replaced. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/^((?:[^/@]*:)?\/\/)?[^/@]*@/, (_match, prefix: string | undefined) => `${prefix ?? ''}…@`);
 }

@@ -31,10 +31,22 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
     throw new UsageError(`STRESS_GATE_PARALLEL_JVMS: expected a whole number >= 1; got ${JSON.stringify(env['STRESS_GATE_PARALLEL_JVMS'])}`);
   }
   booleanEnv(env, 'STRESS_GATE_IS_CI');
+  booleanEnv(env, 'STRESS_GATE_ALLOW_HTTP');
+  booleanEnv(env, 'STRESS_GATE_TRUST_SETTINGS_URL');
   booleanEnv(env, 'STRESS_GATE_SKIP_QUARANTINE');
   booleanEnv(env, 'STRESS_GATE_CLASS_ARCHIVE', true);
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);
   }
+}
+
+/**
+ * The environment the build (Gradle, Maven and the test JVMs they start) runs with: this one
+ * without the gate's own credentials (STRESS_GATE_TOKEN and any other STRESS_GATE_…TOKEN). The
+ * build runs the merge request's code; it has no use for them. (It runs as the same user as the
+ * CLI, which is why a merge request's job holds a merge-request token only: docs/security.md.)
+ */
+export function buildEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^STRESS_GATE_\w*TOKEN$/.test(key)));
 }

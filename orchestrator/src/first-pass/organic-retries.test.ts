@@ -131,4 +131,11 @@ describe('organic retries', () => {
       { repetition: 2, status: 'success', durationMs: 4 },
     ]);
   });
+
+  it('keeps the first 100 executions of a test retried without end (the API refuses more)', () => {
+    const executions = Array.from({ length: 500 }, (_, i) => ({ status: i % 2 === 0 ? ('failure' as const) : ('success' as const), durationMs: 1 }));
+    const repetitions = organicRepetitions(executions);
+    expect(repetitions).toHaveLength(100);
+    expect(repetitions.at(-1)).toEqual({ repetition: 100, status: 'success', durationMs: 1 });
+  });
 });

@@ -9,6 +9,7 @@
 // - Surefire, and Gradle with `mergeReruns = true`: one testcase; <flakyFailure>/<flakyError>
 //   children are failed executions of a test that then passed; <failure>/<error> followed by
 //   <rerunFailure>/<rerunError> are the first and later executions of a test that failed on all.
+import { MAX_REPETITIONS } from '#contract';
 import type { XmlExecution, XmlTestCase } from './junit-xml-types.js';
 
 /** One <testcase> element as read: its attributes and its result children in order. */
@@ -81,9 +82,14 @@ function folded(suite: string, name: string, executions: XmlExecution[]): XmlTes
   return executions.length > 1 ? { suite, name, status, durationMs, executions } : { suite, name, status, durationMs };
 }
 
-/** The executions of a retried case as the run upload's organic repetitions (skipped ones dropped). */
+/**
+ * The executions of a retried case as the run upload's organic repetitions (skipped ones dropped),
+ * the first MAX_REPETITIONS of them: the API refuses more, and a build retrying one test a
+ * hundred times has said what it can.
+ */
 export function organicRepetitions(executions: readonly XmlExecution[]): { repetition: number; status: 'success' | 'failure'; durationMs: number }[] {
   return executions
     .filter((e): e is XmlExecution & { status: 'success' | 'failure' } => e.status !== 'skipped')
+    .slice(0, MAX_REPETITIONS)
     .map((e, i) => ({ repetition: i + 1, status: e.status, durationMs: e.durationMs }));
 }

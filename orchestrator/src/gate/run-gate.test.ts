@@ -178,7 +178,7 @@ describe('the gate flow (fake Gradle, fake API)', () => {
   it('a passing build without the plugin\'s manifest is a loud gate error, never a silent "no new tests", never a block', async () => {
     const gradle = await fakeGradle({ firstPass: cases });
     const r = await main(['gradle', 'test', '--stress-new-tests', 'enforce', '--report-file', path.join(gradle.dir, 'r.json')], {
-      env: { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok' },
+      env: { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_ALLOW_HTTP: '1', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok' },
       cwd: gradle.dir,
       out: (t) => outs.push(t),
       err: () => undefined,

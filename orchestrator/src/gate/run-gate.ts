@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
 import { detectCiEnv, type CiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
-import { booleanEnv, checkEnvironment } from '../config/environment.js';
+import { booleanEnv, buildEnvironment, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
 import { organicRepetitions } from '../first-pass/organic-retries.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
@@ -28,7 +28,8 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   if (flags.token !== undefined) {
     deps.err('stress-gate: warning: --token shows in the process list and shell history; prefer STRESS_GATE_TOKEN.\n');
   }
-  const build = await deps.build.prepare(deps, early.projectDir);
+  // The build runs with the environment minus the gate's credentials (environment.ts).
+  const build = await deps.build.prepare({ ...deps, env: buildEnvironment(deps.env) }, early.projectDir);
   try {
     return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
@@ -68,6 +69,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   const first = await firstPass;
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.settings, deps.cwd, deps.build);
+  for (const notice of config.notices) deps.err(`stress-gate: warning: ${notice}\n`);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }

@@ -80,7 +80,8 @@ export async function run(args: string[], s: Setup = {}) {
   }) as unknown as typeof globalThis.fetch;
   const out: string[] = [];
   const err: string[] = [];
-  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', STRESS_GATE_REQUEST_TIMEOUT_SECONDS: '1', STRESS_GATE_EXECUTOR: 'gradle', ...s.env };
+  // The fake API answers plain http on a made-up host: allowed as a user would (STRESS_GATE_ALLOW_HTTP).
+  const env = { STRESS_GATE_URL: 'http://api.test', STRESS_GATE_ALLOW_HTTP: '1', STRESS_GATE_PROJECT: 'shop', STRESS_GATE_TOKEN: 'tok', STRESS_GATE_REQUEST_TIMEOUT_SECONDS: '1', STRESS_GATE_EXECUTOR: 'gradle', ...s.env };
   const code = await main(['gradle', 'test', '--report-file', path.join(gradle.dir, 'report.json'), ...args], {
     env,
     cwd: gradle.dir,

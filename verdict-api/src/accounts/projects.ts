@@ -13,9 +13,21 @@ export interface Project extends ProjectSettings {
   handle: string;
 }
 
-const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** What a project handle is: 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit. */
+export const HANDLE_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Creates a project under an account with default settings. Handles are unique. */
+/** Projects an account may have: a tenant's rows stay bounded. */
+export const MAX_PROJECTS_PER_ACCOUNT = 100;
+
+/** Claims of one handle in flight in this process, one after another. */
+const claiming = new WeakMap<Database['engine'], Map<string, Promise<unknown>>>();
+
+/**
+ * Creates a project under an account with default settings. Handles are unique: claimed one at a
+ * time in this process, and the earliest claim in project_handle_claims owns a handle, so two
+ * accounts asking for one at once cannot both get it. The 409 says no more than that the handle
+ * is not available (not whose it is).
+ */
 export async function createProject(
   db: Database,
   input: { accountId: string; handle: string; defaultBranch?: string | null },
@@ -24,9 +36,36 @@ export async function createProject(
     throw new VerdictApiError('BAD_REQUEST', 'handle: must be 1-64 lowercase letters, digits, ".", "_" or "-"', 'handle');
   }
   if (!(await getAccount(db, input.accountId))) throw new VerdictApiError('NOT_FOUND', `no account ${input.accountId}`, 'accountId');
-  if (await getProjectByHandle(db, input.handle)) throw new VerdictApiError('CONFLICT', `handle: ${input.handle} is taken`, 'handle');
+  const owned = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('projects')} FINAL WHERE account_id = ${uuid(input.accountId)}`);
+  if (num(owned[0]?.n ?? 0) >= MAX_PROJECTS_PER_ACCOUNT) {
+    throw new VerdictApiError('CONFLICT', `projects: this account has ${MAX_PROJECTS_PER_ACCOUNT} projects, the most an account may have`, 'projects');
+  }
+  const locks = claiming.get(db.engine) ?? claiming.set(db.engine, new Map()).get(db.engine)!;
+  const key = `${db.name}\u0000${input.handle}`;
+  for (let earlier = locks.get(key); earlier; earlier = locks.get(key)) await earlier.catch(() => undefined);
+  const creating = claimAndCreate(db, input);
+  locks.set(key, creating);
+  try {
+    return await creating;
+  } finally {
+    if (locks.get(key) === creating) locks.delete(key);
+  }
+}
+
+async function claimAndCreate(db: Database, input: { accountId: string; handle: string; defaultBranch?: string | null }): Promise<Project> {
+  const unavailable = () => new VerdictApiError('CONFLICT', `handle: "${input.handle}" is not available; choose another`, 'handle');
+  // Read past the authentication cache: a handle just claimed elsewhere must be seen.
+  const taken = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('projects')} WHERE handle = ${input.handle}`);
+  if (num(taken[0]?.n ?? 0) > 0) throw unavailable();
+  const projectId = randomUUID();
+  await db.engine.insert(db.t('project_handle_claims'), [
+    { handle: input.handle, project_id: projectId, account_id: input.accountId, claimed_at: formatDateTime(new Date()), seq: nextVersion() },
+  ]);
+  const owner = await db.engine.query<{ id: string }>(sql`
+    SELECT toString(project_id) AS id FROM ${db.t('project_handle_claims')} WHERE handle = ${input.handle} ORDER BY seq, id LIMIT 1`);
+  if (owner[0]?.id !== projectId) throw unavailable();
   const project: Project = {
-    projectId: randomUUID(),
+    projectId,
     accountId: input.accountId,
     handle: input.handle,
     defaultBranch: input.defaultBranch ?? null,

@@ -51,9 +51,13 @@ export async function endSession(db: Database, secret: string, now: Date): Promi
   await db.engine.command(sql`ALTER TABLE ${db.t('sessions')} DELETE WHERE session_hash = ${hash}`);
 }
 
-/** Deletes sessions that expired before `now` (the sweep calls it). */
-export async function purgeExpiredSessions(db: Database, now: Date): Promise<void> {
-  await db.engine.command(sql`ALTER TABLE ${db.t('sessions')} DELETE WHERE expires_at < ${dateTime(now)}`);
+/** Deletes sessions that expired before `now` (the sweeper calls it on every tick); returns how many there were. */
+export async function purgeExpiredSessions(db: Database, now: Date): Promise<number> {
+  // A mutation rewrites the table's parts: asked for only when there is something to delete.
+  const rows = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('sessions')} WHERE expires_at < ${dateTime(now)}`);
+  const expired = num(rows[0]?.n ?? 0);
+  if (expired > 0) await db.engine.command(sql`ALTER TABLE ${db.t('sessions')} DELETE WHERE expires_at < ${dateTime(now)}`);
+  return expired;
 }
 
 async function write(db: Database, secret: string, s: Session, revoked: boolean, now: Date): Promise<void> {

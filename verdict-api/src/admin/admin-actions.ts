@@ -4,7 +4,7 @@
 import { createAccount, setEntitlement } from '../accounts/accounts.js';
 import { createAdminCredential } from '../accounts/admin-credentials.js';
 import { createProject, getProjectByHandle } from '../accounts/projects.js';
-import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
+import { createToken, listTokens, revokeToken, type TokenScope } from '../accounts/tokens.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 
@@ -14,7 +14,7 @@ export interface AdminActions {
   entitle(accountId: string, entitled: boolean): Promise<unknown>;
   createAdminCredential(accountId: string, name: string): Promise<unknown>;
   createProject(accountId: string, handle: string, defaultBranch: string | null): Promise<unknown>;
-  createToken(handle: string, name: string): Promise<unknown>;
+  createToken(handle: string, name: string, scope: TokenScope): Promise<unknown>;
   listTokens(handle: string): Promise<unknown>;
   revokeToken(handle: string, tokenId: string): Promise<unknown>;
 }
@@ -34,7 +34,7 @@ export function localAdmin(db: Database): AdminActions {
       const p = await createProject(db, { accountId, handle, defaultBranch });
       return { projectId: p.projectId, handle: p.handle, defaultBranch: p.defaultBranch };
     },
-    createToken: async (handle, name) => ({ project: handle, ...(await createToken(db, (await project(handle)).projectId, name)) }),
+    createToken: async (handle, name, scope) => ({ project: handle, ...(await createToken(db, (await project(handle)).projectId, name, scope)) }),
     listTokens: async (handle) => ({ tokens: await listTokens(db, (await project(handle)).projectId) }),
     revokeToken: async (handle, tokenId) => revokeToken(db, (await project(handle)).projectId, tokenId),
   };
@@ -62,7 +62,7 @@ export function remoteAdmin(server: string, credential: string, fetchImpl: typeo
     entitle: (accountId, entitled) => call('PUT', `api/v1/admin/accounts/${h(accountId)}/entitlement`, { entitled }),
     createAdminCredential: (accountId, name) => call('POST', `api/v1/admin/accounts/${h(accountId)}/credentials`, { name }),
     createProject: (accountId, handle, defaultBranch) => call('POST', `api/v1/accounts/${h(accountId)}/projects`, { handle, defaultBranch }),
-    createToken: async (handle, name) => ({ project: handle, ...((await call('POST', `api/v1/projects/${h(handle)}/tokens`, { name })) as object) }),
+    createToken: async (handle, name, scope) => ({ project: handle, ...((await call('POST', `api/v1/projects/${h(handle)}/tokens`, { name, scope })) as object) }),
     listTokens: (handle) => call('GET', `api/v1/projects/${h(handle)}/tokens`),
     revokeToken: (handle, tokenId) => call('DELETE', `api/v1/projects/${h(handle)}/tokens/${h(tokenId)}`),
   };

@@ -1,6 +1,7 @@
 // Per-project webhooks: where alerts are delivered and the secret that signs them.
 import { randomUUID } from 'node:crypto';
-import { VerdictApiError } from '../errors/errors.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { type TargetPolicy, urlRefusal } from './webhook-targets.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';
@@ -17,8 +18,21 @@ export interface Webhook extends WebhookInfo {
   secret: string;
 }
 
-/** Registers a webhook for a project. */
+/** The webhook to register, once its URL's host is one webhooks may reach (webhook-targets.ts); 400 on `url` otherwise. */
+export async function checkedWebhook<T extends { url: string }>(input: T, targets: TargetPolicy): Promise<T> {
+  const refusal = await urlRefusal(input.url, targets);
+  if (refusal) throw new BadRequestError(`url: ${refusal}`, 'url');
+  return input;
+}
+
+/** Webhooks a project may have: each alert goes to every one of them. */
+export const MAX_WEBHOOKS_PER_PROJECT = 10;
+
+/** Registers a webhook for a project (409 past MAX_WEBHOOKS_PER_PROJECT). */
 export async function createWebhook(db: Database, projectId: string, input: { url: string; secret: string }, now: Date): Promise<WebhookInfo> {
+  if ((await activeWebhooks(db, projectId)).length >= MAX_WEBHOOKS_PER_PROJECT) {
+    throw new VerdictApiError('CONFLICT', `webhooks: this project has ${MAX_WEBHOOKS_PER_PROJECT} webhooks, the most a project may have; delete one first`, 'webhooks');
+  }
   const hook: Webhook = { webhookId: randomUUID(), url: input.url, secret: input.secret, createdAt: formatDateTime(now) };
   await write(db, projectId, hook, true);
   return { webhookId: hook.webhookId, url: hook.url, createdAt: hook.createdAt };

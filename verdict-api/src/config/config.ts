@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { VerdictApiError } from '../errors/errors.js';
 import { fieldPath } from '../validation/parse-body.js';
+import { parseAllowList } from '../alerts/webhook-targets.js';
 
 /**
  * Where embedded chDB keeps its data when STRESS_GATE_DATA_DIR is unset: a per-user data
@@ -41,6 +42,27 @@ export const ConfigSchema = v.object({
    * (http/app.ts). Higher serves more verdicts while the run uploads beside them slow down.
    */
   STRESS_GATE_VERDICT_CONCURRENCY: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'), v.maxValue(1000, 'must be <= 1000'))),
+  /**
+   * Ranges webhooks may reach although they are not public (loopback, private, link-local):
+   * addresses or CIDRs, comma-separated, e.g. 10.20.0.0/16. Default: none, public addresses only.
+   */
+  STRESS_GATE_WEBHOOK_ALLOW: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        try {
+          parseAllowList(dataset.value);
+        } catch (error) {
+          addIssue({ message: (error as Error).message });
+        }
+      }),
+    ),
+  ),
+  /** Each account's API requests per second (refill of its bucket). Default 100; 0: no limit. */
+  STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
+  /** Each account's API requests at once (its bucket). Default 1000. */
+  STRESS_GATE_ACCOUNT_BURST: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

@@ -8,12 +8,16 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
   | 'STORAGE_UNAVAILABLE'
   | 'STORAGE_ERROR'
   | 'CONFIG_INVALID';
 
 /** Base class: every error the service raises on purpose. */
 export class VerdictApiError extends Error {
+  /** With TOO_MANY_REQUESTS: when to try again (the Retry-After header). */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -33,7 +33,7 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   const current = await marksOf(deps.db, project.projectId, [...byId.keys()]);
   const names = await identitiesOf(deps.db, project.projectId, [...byId.keys()].filter((id) => !current.has(id)));
 
-  const newlyMarked: (FlakyMark & { reason: string })[] = [];
+  const newlyMarked: (FlakyMark & { reason: string; trusted: boolean })[] = [];
   const writes: { mark: FlakyMark; changed: boolean }[] = [];
   const announce: (() => void)[] = [];
   for (const [id, all] of byId) {
@@ -64,7 +64,7 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
       lastFlakyAt,
     };
     writes.push({ mark: next, changed: true });
-    newlyMarked.push(next);
+    newlyMarked.push({ ...next, trusted: fresh.some((e) => e.trusted) });
     outcome.marked.push(id);
     // Announced once the marks are stored.
     announce.push(() => {

@@ -6,7 +6,7 @@
 //            which only first passes write; the stress pass never writes there).
 import { idSet } from '../presence/presence.js';
 import { dateTime, sql, type Sql, uuid } from '../sql/bind.js';
-import type { Database } from '../storage/database.js';
+import { type Database, num } from '../storage/database.js';
 
 /** One piece of evidence: a run whose retries disagreed, or a commit with both outcomes. */
 export interface FlakyEvidence {
@@ -18,6 +18,12 @@ export interface FlakyEvidence {
   commit: string;
   /** 'YYYY-MM-DD hh:mm:ss' UTC: when the evidence ran. */
   at: string;
+  /**
+   * Whether the evidence came from a CI run of a default-branch credential (stored is_ci = 1).
+   * A merge-request token's runs are stored as no CI run: their evidence may mark a test flaky,
+   * never mute it (auto-quarantine.ts).
+   */
+  trusted: boolean;
 }
 
 /** The key that "distinct commits" counts: the commit, or the run when no commit was given. */
@@ -32,8 +38,8 @@ export async function flakyEvidence(db: Database, projectId: string, since: Date
   // 18.16 resolves such an alias in WHERE and in the aggregate's own argument. The joins are
   // ALL: the right side has one row per run_id already, and newer ClickHouse reads ANY INNER as
   // "one row per key on the left too", which would drop all but one test case of a run.
-  const retries = await db.engine.query<{ id: string; run_id: string; run_commit: string; at: string }>(sql`
-    SELECT id, run_id, run_commit, toString(last_at) AS at FROM (
+  const retries = await db.engine.query<{ id: string; run_id: string; run_commit: string; run_ci: unknown; at: string }>(sql`
+    SELECT id, run_id, run_commit, run_ci, toString(last_at) AS at FROM (
       SELECT toString(test_case_id) AS id, run_id, max(ran_at) AS last_at
       FROM ${db.t('test_case_run_repetitions')} FINAL
       WHERE ${project} AND source = 'organic' AND ran_at >= ${dateTime(since)}${only}
@@ -50,8 +56,9 @@ export async function flakyEvidence(db: Database, projectId: string, since: Date
     GROUP BY test_case_id, run_commit
     HAVING countIf(status = 'failure') > 0 AND countIf(status = 'success') > 0`);
   return [
-    ...retries.map((r) => ({ testCaseId: r.id, kind: 'retries' as const, runId: r.run_id, commit: r.run_commit, at: r.at })),
-    ...commits.map((r) => ({ testCaseId: r.id, kind: 'commit' as const, runId: r.some_run, commit: r.run_commit, at: r.at })),
+    ...retries.map((r) => ({ testCaseId: r.id, kind: 'retries' as const, runId: r.run_id, commit: r.run_commit, at: r.at, trusted: num(r.run_ci) === 1 })),
+    // Both runs of a commit's evidence are CI runs (is_ci = 1 above).
+    ...commits.map((r) => ({ testCaseId: r.id, kind: 'commit' as const, runId: r.some_run, commit: r.run_commit, at: r.at, trusted: true })),
   ];
 }
 
@@ -98,6 +105,6 @@ export async function commitConflicts(db: Database, projectId: string, commit: s
 }
 
 function runCommits(db: Database, project: Sql, since: Date, extra = sql``): Sql {
-  return sql`SELECT run_id, any(git_commit) AS run_commit FROM ${db.t('test_runs')} FINAL
+  return sql`SELECT run_id, any(git_commit) AS run_commit, max(is_ci) AS run_ci FROM ${db.t('test_runs')} FINAL
     WHERE ${project} AND started_at >= ${dateTime(since)}${extra} GROUP BY run_id`;
 }

@@ -10,6 +10,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
+import type { BodyCaps } from './body-caps.js';
 import { identify } from './auth.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
@@ -23,7 +24,7 @@ const ProjectCreate = v.object({
 });
 
 /** Adds /api/v1/admin/accounts… (operator) and /api/v1/accounts/:accountId/projects (admin or operator). */
-export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>): void {
+export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps): void {
   const operator = async (authorization: string | undefined) => {
     await ready();
     const caller = await identify(db, authorization, operatorToken);
@@ -37,17 +38,17 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
 
   app.post('/api/v1/admin/accounts', async (c) => {
     await operator(c.req.header('Authorization'));
-    const body = parseBody(AccountCreate, await jsonBody(c.req.raw));
+    const body = parseBody(AccountCreate, await jsonBody(c, caps.small));
     return c.json(await createAccount(db, body.name, body.entitled), 201);
   });
   app.put('/api/v1/admin/accounts/:accountId/entitlement', async (c) => {
     await operator(c.req.header('Authorization'));
-    const body = parseBody(Entitlement, await jsonBody(c.req.raw));
+    const body = parseBody(Entitlement, await jsonBody(c, caps.small));
     return c.json(await setEntitlement(db, (await account(c.req.param('accountId'))).accountId, body.entitled));
   });
   app.post('/api/v1/admin/accounts/:accountId/credentials', async (c) => {
     await operator(c.req.header('Authorization'));
-    const body = parseBody(CredentialCreate, await optionalJsonBody(c.req.raw));
+    const body = parseBody(CredentialCreate, await optionalJsonBody(c, caps.small));
     return c.json(await createAdminCredential(db, (await account(c.req.param('accountId'))).accountId, body.name), 201);
   });
   app.get('/api/v1/admin/accounts/:accountId/credentials', async (c) => {
@@ -71,7 +72,7 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
   };
   app.post('/api/v1/accounts/:accountId/projects', async (c) => {
     const accountId = await accountCaller(c.req.header('Authorization'), c.req.param('accountId'));
-    const body = parseBody(ProjectCreate, await jsonBody(c.req.raw));
+    const body = parseBody(ProjectCreate, await jsonBody(c, caps.small));
     const p = await createProject(db, { accountId, handle: body.handle, defaultBranch: body.defaultBranch });
     return c.json({ projectId: p.projectId, accountId: p.accountId, handle: p.handle, defaultBranch: p.defaultBranch }, 201);
   });

@@ -1,15 +1,16 @@
 // The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
 // served on a real port by server.ts.
-import type { IncomingMessage } from 'node:http';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
+import { PUBLIC_ONLY, type TargetPolicy } from '../alerts/webhook-targets.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';
-import { BadRequestError } from '../errors/errors.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { bodyHash, claim } from '../run-claims/run-claims.js';
+import { rejectDuplicates } from '../ingest/duplicates.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
@@ -28,10 +29,14 @@ import type { Database } from '../storage/database.js';
 import { verdict } from '../verdict/verdict.js';
 import type { AppEnv } from './app-env.js';
 import { Admission } from './admission.js';
-import { authenticate } from './auth.js';
+import { authenticate, type Principal } from './auth.js';
 import { authorizeAdmin } from './authorize.js';
 import { errorResponse } from './errors.js';
-import { fastJsonBody, jsonBody } from './json-body.js';
+import { jsonBody, testCasesBody, testCasesOf } from './json-body.js';
+import { readBody } from './read-body.js';
+import { InFlightBodies } from './body-budget.js';
+import { RateLimiter } from './rate-limit.js';
+import { type BodyCaps, DEFAULT_BODY_CAPS } from './body-caps.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { type ParsedVerdictRequest, parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
@@ -44,8 +49,8 @@ export interface AppDeps {
   log: Logger;
   /** Resolves once migrations have been applied; rejected attempts are retried per request. */
   ready: () => Promise<void>;
-  /** Largest accepted body; 100,000 identities with long names fit well inside the default. */
-  maxBodyBytes?: number;
+  /** The largest body each kind of route reads (body-caps.ts); tests lower some. */
+  bodyCaps?: Partial<BodyCaps>;
   /** Where flakiness alerts go. Default: nowhere (server.ts passes the webhook dispatcher). */
   notifier?: Notifier;
   /** The clock marks, cooldowns and quarantine expiry read. Default: the wall clock. */
@@ -62,7 +67,27 @@ export interface AppDeps {
   verdictConcurrency?: number;
   /** Serve the dashboard pages (default true). */
   dashboard?: boolean;
+  /** Where webhooks may go besides public addresses (STRESS_GATE_WEBHOOK_ALLOW). Default: public only. */
+  webhookTargets?: TargetPolicy;
+  /** Each account's API requests: `burst` at once, refilled at `perSecond`; null: no limit. Default ACCOUNT_RATE. */
+  accountRate?: AccountRate | null;
+  /** Request body bytes each account may hold in flight at once. Default ACCOUNT_BODY_BYTES (256 MiB). */
+  accountBodyBytes?: number;
 }
+
+/** A per-account request rate: `burst` requests at once, `perSecond` more every second. */
+export interface AccountRate {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * The default per-account rate: 100 requests a second, 1,000 at once. A CI fleet makes about five
+ * requests per job (quarantine list, upload, verdict, gate, report): a thousand jobs starting in
+ * the same second fit its burst. STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND and
+ * STRESS_GATE_ACCOUNT_BURST change it (0: no limit).
+ */
+export const ACCOUNT_RATE: AccountRate = { perSecond: 100, burst: 1_000 };
 
 type Env = AppEnv;
 
@@ -84,7 +109,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const domain: DomainDeps = { db, log: deps.log, notifier: deps.notifier ?? noNotifier };
-  const maxBodyBytes = deps.maxBodyBytes ?? 256 * 1024 * 1024;
+  const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...deps.bodyCaps };
+  const webhookTargets = deps.webhookTargets ?? PUBLIC_ONLY;
+  const rate = deps.accountRate === undefined ? ACCOUNT_RATE : deps.accountRate;
+  const accountRequests = rate === null ? null : new RateLimiter(rate.burst, rate.perSecond);
+  const bodies = new InFlightBodies(deps.accountBodyBytes);
   const verdictLog = deps.verdictLog ?? directVerdictLog(db);
   const afterIngest = deps.afterIngest ?? inlineAfterIngest();
   const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
@@ -96,6 +125,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     c.set('log', log);
     const started = performance.now();
     await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));
@@ -112,25 +142,19 @@ export function createApp(deps: AppDeps): Hono<Env> {
     }
   });
 
-  /** The body of a verdict or an upload (up to 100,000 test cases), read the fast way on a port. */
-  const bigBody = (c: Context<Env>) => fastJsonBody(c.req.raw, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming, maxBodyBytes, true);
-
   const api = new Hono<Env>();
-  const tooLarge = (c: Context<Env>) => c.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: `request body exceeds ${maxBodyBytes} bytes`, field: 'body' } }, 413);
-  const streamedLimit = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
-  api.use(async (c, next) => {
-    // A declared length is checked on the header alone, leaving the body untouched for
-    // fastJsonBody (hono's bodyLimit would open it as a web stream first); a streamed body is
-    // counted by bodyLimit as it arrives.
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number.parseInt(declared, 10) > maxBodyBytes ? tooLarge(c) : next();
-    }
-    return streamedLimit(c, next);
-  });
+  // Authentication on the headers alone, before any route reads a body (read-body.ts).
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
-    c.set('principal', await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken));
+    const principal = await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken);
+    // Each account's requests at its own rate: one account's volume is not another's wait.
+    const decision = principal.credential === 'operator' || accountRequests === null ? null : accountRequests.take(principal.account.accountId);
+    if (decision && !decision.allowed) {
+      const error = new VerdictApiError('TOO_MANY_REQUESTS', `Authorization: this account is over its rate of ${rate!.perSecond} requests a second (${rate!.burst} at once); retry in ${decision.retryAfterSeconds} s`, 'Authorization');
+      error.retryAfterSeconds = decision.retryAfterSeconds;
+      throw error;
+    }
+    c.set('principal', principal);
     await next();
   });
 
@@ -140,7 +164,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   api.patch('/:project/settings', async (c) => {
     authorizeAdmin(c.get('principal'), 'settings.write');
-    const patch = parseSettingsPatch(await jsonBody(c.req.raw));
+    const patch = parseSettingsPatch(await jsonBody(c, caps.small));
     const principal = c.get('principal');
     return c.json(settingsOf(await writeSettings(db, principal.project, patch, principal.actor, clock())));
   });
@@ -157,9 +181,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
   });
   api.post('/:project/runs', async (c) => {
-    const run = parseRunUpload(await bigBody(c));
-    const { project } = c.get('principal');
+    const principal = c.get('principal');
+    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId)));
+    const { project } = principal;
     const now = clock();
+    // A merge-request token's run is never the default branch's history (docs/security.md):
+    // naming the default branch is refused, and any other branch is stored as no CI run, so
+    // that making that branch the default later does not make it history either.
+    if (principal.scope === 'merge-request' && project.defaultBranch !== null && parsed.branch === project.defaultBranch) {
+      throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
+    }
+    const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
+    await claimRun(principal, run.runId, now);
     const result = await ingestRun(db, project, run, now);
     if (!result.duplicate) await afterIngest({ ...domain, log: c.get('log') }, project, run, now);
     return c.json(result, 201);
@@ -175,28 +208,60 @@ export function createApp(deps: AppDeps): Hono<Env> {
   api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
-    const gate = parseGateUpload(await bigBody(c));
-    return c.json(await recordGate(db, c.get('principal').project, runId, gate), 201);
+    const principal = c.get('principal');
+    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
+    const now = clock();
+    // Only the run's own credential writes its gate result, once per shard; a retry of the same
+    // result is answered again. A body refused anyway (a repeated identity) claims nothing.
+    rejectDuplicates(gate.testCases, 'testCases');
+    await claimRun(principal, runId, now);
+    const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
+    if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
+    return c.json(await recordGate(db, principal.project, runId, gate), 201);
   });
-  api.post('/:project/verdict', (c) =>
-    verdicts.run(async (place) => {
-      const { project, account } = c.get('principal');
-      const { pending, context } = startVerdict(db, project, account, parseVerdictRequest(await bigBody(c)), place.during);
+  api.post('/:project/verdict', async (c) => {
+    const { project, account } = c.get('principal');
+    // The body is in before a place is asked for (a slow body holds none), and parsed once
+    // admitted: parsing is the CPU work the places limit (admission.ts).
+    const budget = bodies.budget(account.accountId);
+    let bytes: Buffer | null;
+    try {
+      bytes = await readBody(c, caps.verdict, budget);
+    } catch (error) {
+      budget.release();
+      throw error;
+    }
+    return verdicts.run(account.accountId, async (place) => {
+      let request: ParsedVerdictRequest;
+      try {
+        request = parseVerdictRequest(testCasesOf(bytes!));
+      } finally {
+        bytes = null; // not held through the verdict's wait (startVerdict)
+        budget.release();
+      }
+      const { pending, context } = startVerdict(db, project, account, request, place.during);
       const answer = await pending;
       await verdictLog.record(answer, context, clock());
       return c.json(answer);
-    }),
-  );
+    });
+  });
 
-  quarantineRoutes(api, domain, clock);
-  webhookRoutes(api, db, clock);
-  tokenRoutes(api, db);
+  /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
+  async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {
+    const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
+  }
 
-  adminRoutes(app, db, deps.operatorToken, deps.ready);
+  quarantineRoutes(api, domain, clock, caps);
+  webhookRoutes(api, db, clock, caps, webhookTargets);
+  tokenRoutes(api, db, caps);
+
+  adminRoutes(app, db, deps.operatorToken, deps.ready, caps);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
-  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, webhookTargets, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }
 

@@ -1,14 +1,14 @@
-// Every API call carries a credential: a project's CI token (`sg_…`), an account's admin
-// credential (`sga_…`), or the operator credential from the server's environment. A CI token
-// opens exactly one project; an admin credential the projects of its account; the operator any.
+// Every API call carries a credential: a project's CI token (`sg_…` default-branch, `sgm_…`
+// merge-request: accounts/tokens.ts), an account's admin credential (`sga_…`), or the operator
+// credential from the server's environment. A CI token opens exactly one project; an admin credential the projects of its account; the operator any.
 // For any other handle, known or not, the answer is the same 403, so nothing says which projects
 // exist. Grants are read through a cache of at most a second that any write of this process to
 // those tables empties (storage/read-cache.ts): a token revoked here is refused on its next request.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Account, getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
-import { getProject, getProjectByHandle, type Project } from '../accounts/projects.js';
-import { tokenGrant } from '../accounts/tokens.js';
+import { getProject, getProjectByHandle, HANDLE_RE, type Project } from '../accounts/projects.js';
+import { tokenGrant, type TokenScope } from '../accounts/tokens.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 
@@ -22,11 +22,13 @@ export interface Principal {
   actor: string;
   /** The kind of credential. */
   credential: CredentialKind;
+  /** What its uploads count as: a merge-request token's never make default-branch history; admin and operator credentials are default-branch. */
+  scope: TokenScope;
 }
 
 /** Who a bearer credential is, before any project is involved. */
 export type Caller =
-  | { kind: 'project_token'; projectId: string; actor: string }
+  | { kind: 'project_token'; projectId: string; actor: string; scope: TokenScope }
   | { kind: 'admin'; accountId: string; credentialId: string; actor: string }
   | { kind: 'operator'; actor: string };
 
@@ -54,7 +56,7 @@ export async function identify(db: Database, authorization: string | undefined, 
     if (grant) return { kind: 'admin', ...grant, actor: `admin:${grant.credentialId}` };
   } else {
     const grant = await tokenGrant(db, value);
-    if (grant) return { kind: 'project_token', projectId: grant.projectId, actor: `token:${grant.tokenId}` };
+    if (grant) return { kind: 'project_token', projectId: grant.projectId, actor: `token:${grant.tokenId}`, scope: grant.scope };
   }
   throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: the token is not valid', 'Authorization');
 }
@@ -66,11 +68,13 @@ export async function authenticate(db: Database, authorization: string | undefin
 
 /** The caller's principal on project `handle`, or the one 403 for every project it may not open. */
 export async function principalFor(db: Database, caller: Caller, handle: string): Promise<Principal> {
-  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle}"`, 'Authorization');
+  const forbidden = () => new VerdictApiError('FORBIDDEN', `this token does not grant access to project "${handle.slice(0, 64)}"`, 'Authorization');
+  // No handle can be longer or otherwise spelt (projects.ts): not looked up, nor kept in the cache.
+  if (!HANDLE_RE.test(handle)) throw forbidden();
   const project = caller.kind === 'project_token' ? await getProject(db, caller.projectId) : await getProjectByHandle(db, handle);
   if (!project || project.handle !== handle) throw forbidden();
   if (caller.kind === 'admin' && project.accountId !== caller.accountId) throw forbidden();
   const account = await getAccount(db, project.accountId);
   if (!account) throw forbidden();
-  return { project, account, actor: caller.actor, credential: caller.kind };
+  return { project, account, actor: caller.actor, credential: caller.kind, scope: caller.kind === 'project_token' ? caller.scope : 'default-branch' };
 }

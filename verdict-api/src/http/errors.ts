@@ -12,6 +12,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
   STORAGE_UNAVAILABLE: 503,
   STORAGE_ERROR: 500,
   CONFIG_INVALID: 500,
@@ -26,6 +27,7 @@ export function errorResponse(c: Context, error: unknown, log: Logger) {
       error.code === 'STORAGE_UNAVAILABLE' ? 'storage unavailable: ClickHouse cannot be reached right now; retry later' : error.code === 'STORAGE_ERROR' ? 'storage error' : error.message;
     const body: ErrorBody = { error: { code: error.code, message, ...(error.field ? { field: error.field } : {}) } };
     if (status === 503) c.header('Retry-After', '5');
+    if (status === 429) c.header('Retry-After', String(error.retryAfterSeconds ?? 1));
     return c.json(body, status);
   }
   log.error({ err: error }, 'unexpected error');

@@ -1,53 +1,50 @@
-// Reading a JSON request body: invalid JSON is a 400 on `body`; a list of more than
-// MAX_IDENTITIES test cases is a 413, not a 400.
-import type { IncomingMessage } from 'node:http';
+// Reading a JSON request body, never past the route's cap (read-body.ts): invalid JSON is a 400
+// on `body`; a list of more than MAX_IDENTITIES test cases is a 413, not a 400.
+import type { Context } from 'hono';
 import { MAX_IDENTITIES } from '../contract.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import { parseJsonBuffer } from './json-buffer.js';
+import { type BodyBudget, readBody } from './read-body.js';
 
-/** Parses a JSON body; `countTestCases` checks the size of its `testCases` list first. */
-export async function jsonBody(req: Request, countTestCases = false): Promise<unknown> {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    throw new BadRequestError('body: not valid JSON', 'body');
-  }
-  return checked(body, countTestCases);
+/** Parses a JSON body of at most `cap` bytes. */
+export async function jsonBody(c: Context, cap: number): Promise<unknown> {
+  return parsed(await readBody(c, cap));
+}
+
+/** Like jsonBody, but an empty body is `{}` (DELETE and POST with an optional body). */
+export async function optionalJsonBody(c: Context, cap: number): Promise<unknown> {
+  const bytes = await readBody(c, cap);
+  return bytes.toString('utf8').trim() === '' ? {} : parsed(bytes);
 }
 
 /**
- * Like jsonBody, read straight from Node's request when the server runs on a port and the body
- * has a declared length (so the body limit was already checked on the header): the verdict and
- * upload bodies skip the web-stream copy, and a large one is never decoded into one string
- * (json-buffer.ts). Anything else takes jsonBody's path.
+ * The body of a verdict or an upload (up to MAX_IDENTITIES test cases): checked for the size of
+ * its test-case lists first, and parsed without decoding a large body into one string
+ * (json-buffer.ts). Its bytes are held against `budget` while read and parsed.
  */
-export async function fastJsonBody(req: Request, incoming: IncomingMessage | undefined, maxBytes: number, countTestCases = false): Promise<unknown> {
-  const declared = req.headers.get('content-length');
-  // Whether the body was read is asked of Node's stream alone: reading any other property of the
-  // lightweight request (bodyUsed, signal) makes @hono/node-server build a full web Request with an
-  // AbortController, which outlives the request long enough to be promoted, and a verdict's young
-  // garbage collections then copied about 10 MB each (scripts/bench-load.ts, --trace-gc-nvp).
-  // Whatever reads the web body reads `incoming`, so readableDidRead covers it.
-  if (!incoming || declared === null || incoming.readableDidRead) return jsonBody(req, countTestCases);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new VerdictApiError('PAYLOAD_TOO_LARGE', `request body exceeds ${maxBytes} bytes`, 'body');
-    chunks.push(chunk);
-  }
-  let body: unknown;
+export async function testCasesBody(c: Context, cap: number, budget?: BodyBudget): Promise<unknown> {
   try {
-    body = parseJsonBuffer(Buffer.concat(chunks, size));
+    return testCasesOf(await readBody(c, cap, budget));
+  } finally {
+    budget?.release();
+  }
+}
+
+/** The parsed and size-checked document of a test-case body's bytes (the verdict parses once admitted: CPU work). */
+export function testCasesOf(bytes: Buffer): unknown {
+  return checked(parsed(bytes));
+}
+
+function parsed(bytes: Buffer): unknown {
+  try {
+    return parseJsonBuffer(bytes);
   } catch {
     throw new BadRequestError('body: not valid JSON', 'body');
   }
-  return checked(body, countTestCases);
 }
 
-function checked(body: unknown, countTestCases: boolean): unknown {
-  if (countTestCases && typeof body === 'object' && body !== null) {
+function checked(body: unknown): unknown {
+  if (typeof body === 'object' && body !== null) {
     const cases = (body as { testCases?: unknown }).testCases;
     if (Array.isArray(cases) && cases.length > MAX_IDENTITIES) {
       throw new VerdictApiError('PAYLOAD_TOO_LARGE', `testCases: ${cases.length} test cases exceed the limit of ${MAX_IDENTITIES} per request; split the upload`, 'testCases');
@@ -65,17 +62,6 @@ function checked(body: unknown, countTestCases: boolean): unknown {
     }
   }
   return body;
-}
-
-/** Like jsonBody, but an empty body is `{}` (DELETE with an optional body). */
-export async function optionalJsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new BadRequestError('body: not valid JSON', 'body');
-  }
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

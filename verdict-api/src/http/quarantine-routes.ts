@@ -15,10 +15,11 @@ import { UnquarantineBody as Unquarantine } from '../contract.js';
 import { parseBody, parseQuarantineWrite, parseQuarantineWriteByIdentity } from '../validation/parse-body.js';
 import { authorizeAdmin } from './authorize.js';
 import type { AppEnv } from './app-env.js';
+import type { BodyCaps } from './body-caps.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
 /** Adds GET/POST …/quarantine, PUT/DELETE …/quarantine/:testCaseId and GET …/test-cases/:testCaseId. */
-export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clock): void {
+export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clock, caps: BodyCaps): void {
   const { db } = deps;
 
   api.get('/:project/quarantine', async (c) => {
@@ -29,7 +30,7 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
   api.post('/:project/quarantine', async (c) => {
     const principal = c.get('principal');
     authorizeAdmin(principal, 'quarantine.write');
-    const body = parseQuarantineWriteByIdentity(await jsonBody(c.req.raw));
+    const body = parseQuarantineWriteByIdentity(await jsonBody(c, caps.small));
     const identity = { module: body.module, suite: body.suite, name: body.name };
     const id = testCaseId(principal.project.projectId, identity);
     const { record, from } = await setQuarantine(deps, principal.project, { ...identity, testCaseId: id, ...fields(body) }, principal.actor, clock());
@@ -40,7 +41,7 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
     const principal = c.get('principal');
     authorizeAdmin(principal, 'quarantine.write');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
-    const body = parseQuarantineWrite(await jsonBody(c.req.raw));
+    const body = parseQuarantineWrite(await jsonBody(c, caps.small));
     const identity = await knownIdentity(principal.project, id);
     const { record, from } = await setQuarantine(deps, principal.project, { ...identity, testCaseId: id, ...fields(body) }, principal.actor, clock());
     return c.json(view(record, from));
@@ -50,7 +51,7 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
     const principal = c.get('principal');
     authorizeAdmin(principal, 'quarantine.write');
     const id = uuidParam(c.req.param('testCaseId'), 'testCaseId');
-    const body = parseBody(Unquarantine, await optionalJsonBody(c.req.raw));
+    const body = parseBody(Unquarantine, await optionalJsonBody(c, caps.small));
     const { record, from } = await unquarantine(deps, principal.project, id, body.reason, principal.actor, clock());
     return c.json(view(record, from));
   });

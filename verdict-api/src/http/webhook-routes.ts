@@ -8,13 +8,16 @@ import { parseWebhookCreate } from '../validation/parse-body.js';
 import { pageParams } from '../quarantine/list-quarantine.js';
 import { authorizeAdmin } from './authorize.js';
 import type { AppEnv } from './app-env.js';
+import type { BodyCaps } from './body-caps.js';
 import { jsonBody, uuidParam } from './json-body.js';
+import type { TargetPolicy } from '../alerts/webhook-targets.js';
+import { checkedWebhook } from '../alerts/webhooks-store.js';
 
 /** Adds POST/GET …/webhooks, DELETE …/webhooks/:webhookId and GET …/webhooks/deliveries. */
-export function webhookRoutes(api: Hono<AppEnv>, db: Database, clock: Clock): void {
+export function webhookRoutes(api: Hono<AppEnv>, db: Database, clock: Clock, caps: BodyCaps, targets: TargetPolicy): void {
   api.post('/:project/webhooks', async (c) => {
     authorizeAdmin(c.get('principal'), 'webhooks.write');
-    const body = parseWebhookCreate(await jsonBody(c.req.raw));
+    const body = await checkedWebhook(parseWebhookCreate(await jsonBody(c, caps.small)), targets);
     return c.json(await createWebhook(db, c.get('principal').project.projectId, body, clock()), 201);
   });
   api.get('/:project/webhooks', async (c) => {

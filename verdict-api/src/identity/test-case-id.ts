@@ -50,19 +50,30 @@ export function rememberedId(projectId: string, module: string, suite: string, n
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
   const entry: RememberedId = { id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`, knownIn: null, postedIn: 0 };
-  if (rememberedCount >= REMEMBERED_IDS) {
+  if (rememberedCount >= REMEMBERED_IDS || rememberedBytes >= REMEMBERED_BYTES) {
     remembered.clear();
     rememberedCount = 0;
+    rememberedBytes = 0;
     forgotten++;
     names = undefined;
   }
   if (!names) {
-    const modules = remembered.get(projectId) ?? remembered.set(projectId, new Map()).get(projectId)!;
-    const suites = modules.get(module) ?? modules.set(module, new Map()).get(module)!;
-    names = suites.get(suite) ?? suites.set(suite, new Map()).get(suite)!;
+    let modules = remembered.get(projectId);
+    if (!modules) remembered.set(projectId, (modules = new Map()));
+    let suites = modules.get(module);
+    if (!suites) {
+      modules.set(module, (suites = new Map()));
+      rememberedBytes += stringBytes(module) + MAP_BYTES;
+    }
+    names = suites.get(suite);
+    if (!names) {
+      suites.set(suite, (names = new Map()));
+      rememberedBytes += stringBytes(suite) + MAP_BYTES;
+    }
   }
   names.set(name, entry);
   rememberedCount++;
+  rememberedBytes += stringBytes(name) + ENTRY_BYTES;
   return entry;
 }
 
@@ -87,11 +98,27 @@ export function suiteIds(projectId: string, module: string, suite: string): (nam
  */
 export const timesForgotten = (): number => forgotten;
 
-/** Identities whose id is remembered (some tens of MB at most). */
+/** Identities whose id is remembered at most. */
 export const REMEMBERED_IDS = 200_000;
+/**
+ * What the remembered ids may weigh, names included: 64 MiB. Bounded by count alone, 200,000
+ * identities with the longest names the contract allows held 2-3.9 GB; with usual names (a
+ * hundred characters or so) the count binds first.
+ */
+export const REMEMBERED_BYTES = 64 * 1024 * 1024;
+/** About what V8 spends on a remembered id besides its name: the entry object, its id string, the map slot. */
+const ENTRY_BYTES = 160;
+/** About what an empty Map and its slot in the parent cost. */
+const MAP_BYTES = 200;
+/** A string's heap size, counted as two bytes a character (V8 stores some in one). */
+const stringBytes = (s: string) => 2 * s.length + 24;
 const remembered = new Map<string, Map<string, Map<string, Map<string, RememberedId>>>>();
 let rememberedCount = 0;
+let rememberedBytes = 0;
 let forgotten = 0;
+
+/** What the remembered ids weigh now, by the count above (tests and the bound). */
+export const rememberedWeight = (): { ids: number; bytes: number } => ({ ids: rememberedCount, bytes: rememberedBytes });
 
 /** Orders identities by (module, suite, name), code point by code point, as the cap requires. */
 export function compareIdentities(a: Identity, b: Identity): number {

@@ -105,16 +105,23 @@ interface Lookup {
   reject(error: unknown): void;
 }
 
-/** Merges the lookups of concurrent verdicts: while queries run, the next ones gather. */
+/**
+ * Merges the lookups of concurrent verdicts: while queries run, the next ones gather. The scopes
+ * (projects) take turns: one project's burst of lookups queued first does not keep another
+ * project's verdict waiting behind all of it, only behind the query in flight.
+ */
 class LookupQueue {
-  private readonly waiting: Lookup[] = [];
+  /** Waiting lookups by scope; insertion order is the scopes' turn. */
+  private readonly waiting = new Map<string, Lookup[]>();
   private running = 0;
 
   constructor(private readonly db: Database) {}
 
   find(scope: PresenceScope, ids: readonly string[]): Promise<Set<string>> {
     const key = scopeKey(scope.projectId, scope.branch, scope.isCi);
-    let lookup = this.waiting.find((l) => l.key === key && l.ids.size + ids.length <= MAX_IDS_PER_LOOKUP);
+    let lookups = this.waiting.get(key);
+    if (!lookups) this.waiting.set(key, (lookups = []));
+    let lookup = lookups.find((l) => l.ids.size + ids.length <= MAX_IDS_PER_LOOKUP);
     if (!lookup) {
       let resolve!: (found: Set<string>) => void;
       let reject!: (error: unknown) => void;
@@ -123,16 +130,27 @@ class LookupQueue {
         reject = rej;
       });
       lookup = { scope, key, ids: new Set(), done, resolve, reject };
-      this.waiting.push(lookup);
+      lookups.push(lookup);
     }
     for (const id of ids) lookup.ids.add(id);
     this.pump();
     return lookup.done;
   }
 
+  private next(): Lookup | undefined {
+    const first = this.waiting.entries().next();
+    if (first.done) return undefined;
+    const [key, lookups] = first.value;
+    const lookup = lookups.shift()!;
+    this.waiting.delete(key);
+    if (lookups.length > 0) this.waiting.set(key, lookups);
+    return lookup;
+  }
+
   private pump(): void {
-    while (this.running < LOOKUPS_IN_FLIGHT && this.waiting.length > 0) {
-      const lookup = this.waiting.shift()!;
+    while (this.running < LOOKUPS_IN_FLIGHT) {
+      const lookup = this.next();
+      if (!lookup) return;
       this.running++;
       presentIds(this.db, lookup.scope, [...lookup.ids])
         .then((found) => {

@@ -1,7 +1,9 @@
 // Auto-quarantine (policy flag, off by default): a test newly marked flaky becomes muted, but
 // only when it has a successful CI run on the default branch. A test nobody has ever trusted
 // (a new test, e.g. one whose only failures came from the stress gate) is never muted by
-// automation: that would turn "fix this before it lands" into "land it broken and forget".
+// automation: that would turn "fix this before it lands" into "land it broken and forget". Nor is
+// a test whose flaky evidence came only from runs that are not default-branch CI runs (a
+// merge-request token's, stored as no CI run): a merge request could fake retries that mute it.
 import type { Project } from '../accounts/projects.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { Identity } from '../identity/test-case-id.js';
@@ -28,13 +30,17 @@ export async function idsWithSuccessfulDefaultBranchRun(db: Database, project: P
 export async function autoQuarantine(
   deps: DomainDeps,
   project: Project,
-  marked: readonly (Identity & { testCaseId: string; reason: string })[],
+  marked: readonly (Identity & { testCaseId: string; reason: string; trusted?: boolean })[],
   now: Date,
 ): Promise<string[]> {
   if (!project.flakyPolicy.autoQuarantine || marked.length === 0) return [];
   const trusted = await idsWithSuccessfulDefaultBranchRun(deps.db, project, marked.map((m) => m.testCaseId));
   const done: string[] = [];
   for (const m of marked) {
+    if (m.trusted === false) {
+      deps.log.info({ project: project.handle, testCaseId: m.testCaseId }, 'not auto-quarantined: its flaky evidence came only from runs that are not default-branch CI runs');
+      continue;
+    }
     if (!trusted.has(m.testCaseId)) {
       deps.log.info({ project: project.handle, testCaseId: m.testCaseId }, 'not auto-quarantined: no successful default-branch CI run');
       continue;

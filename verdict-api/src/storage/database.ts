@@ -32,7 +32,10 @@ export type TableName =
   | 'gate_candidate_stats'
   | 'gate_failures'
   | 'gate_failure_groups'
-  | 'gate_candidate_evidence';
+  | 'gate_candidate_evidence'
+  | 'api_token_scopes'
+  | 'run_claims'
+  | 'project_handle_claims';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -44,7 +47,9 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'admin_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'api_token_scopes', 'admin_credentials']);
+/** Tables whose rows are (or make) branch presence: the known ids and inventories follow them. */
+const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence']);
 
 /**
  * The database `name` on `engine`. Its engine is wrapped so that the read cache follows every
@@ -68,7 +73,12 @@ export function database(engine: ClickHouseEngine, name: string): Database {
       try {
         await engine.command(statement);
       } finally {
-        cache.clear();
+        // A mutation of a table no cache reads (a sign-out deleting its session) leaves every
+        // cache alone: it used to empty every account's caches. Any other statement empties them.
+        const mutated = /^\s*ALTER\s+TABLE\s+(\S+)\s/i.exec(statement.text)?.[1];
+        const name = mutated === undefined ? null : tableOf(new Sql(mutated));
+        if (name !== null && AUTH_TABLES.has(name)) cache.auth.clear();
+        else if (name === null || PRESENCE_TABLES.has(name)) cache.clear();
       }
     },
     query: (statement) => engine.query(statement),

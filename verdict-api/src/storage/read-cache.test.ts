@@ -220,7 +220,7 @@ describe('Admission', () => {
     let peak = 0;
     const order: number[] = [];
     const job = (i: number) =>
-      gate.run(async () => {
+      gate.run('t', async () => {
         running++;
         peak = Math.max(peak, running);
         await new Promise((r) => setTimeout(r, 5));
@@ -240,12 +240,12 @@ describe('Admission', () => {
   it('lets what became ready while one ran go before the next in line starts', async () => {
     const gate = new Admission(1);
     const events: string[] = [];
-    const first = gate.run(async () => {
+    const first = gate.run('t', async () => {
       // Ready during the first job, as an upload's ClickHouse answer would be.
       setImmediate(() => events.push('ready I/O'));
       events.push('first');
     });
-    const second = gate.run(async () => void events.push('second'));
+    const second = gate.run('t', async () => void events.push('second'));
     await Promise.all([first, second]);
     expect(events).toEqual(['first', 'ready I/O', 'second']);
   });
@@ -255,14 +255,14 @@ describe('Admission', () => {
     const events: string[] = [];
     let answer!: (rows: string) => void;
     const query = new Promise<string>((resolve) => (answer = resolve));
-    const waiting = gate.run(async (place) => {
+    const waiting = gate.run('t', async (place) => {
       events.push('a: parsed');
       const rows = await place.during(query);
       events.push(`a: answered ${rows}`);
     });
     // b starts while a waits; c and d queue behind b.
     const others = ['b', 'c', 'd'].map((name) =>
-      gate.run(async () => {
+      gate.run('t', async () => {
         events.push(`${name}: runs`);
         if (name === 'b') answer('rows');
         await new Promise((r) => setTimeout(r, 5));
@@ -276,10 +276,21 @@ describe('Admission', () => {
 
   it('takes its place back when the awaited work fails, and passes the failure on', async () => {
     const gate = new Admission(1);
-    const failed = gate.run((place) => place.during(Promise.reject(new Error('unavailable'))));
+    const failed = gate.run('t', (place) => place.during(Promise.reject(new Error('unavailable'))));
     await expect(failed).rejects.toThrow('unavailable');
     // The one place is free again: a later job runs.
-    await expect(gate.run(async () => 'next')).resolves.toBe('next');
+    await expect(gate.run('t', async () => 'next')).resolves.toBe('next');
+  });
+
+  it("serves the tenants in turn: one tenant's queue does not hold another's request back", async () => {
+    const gate = new Admission(1);
+    const order: string[] = [];
+    const job = (tenant: string, i: number) => gate.run(tenant, async () => void order.push(`${tenant}${i}`));
+    // Tenant a queues five before b and c arrive with one each.
+    const jobs = [0, 1, 2, 3, 4].map((i) => job('a', i));
+    jobs.push(job('b', 0), job('c', 0), job('b', 1));
+    await Promise.all(jobs);
+    expect(order).toEqual(['a0', 'a1', 'b0', 'c0', 'a2', 'b1', 'a3', 'a4']);
   });
 
   it('starts even a request that finds a place free at the next turn, not inline where it arrived', async () => {
@@ -287,7 +298,7 @@ describe('Admission', () => {
     const events: string[] = [];
     // Three requests arrive in one turn (as fifty clients' sockets are read in one poll for I/O);
     // what the turn has left to do (the rest of that poll) comes before any of them.
-    const jobs = ['a', 'b', 'c'].map((name) => gate.run(async () => void events.push(name)));
+    const jobs = ['a', 'b', 'c'].map((name) => gate.run('t', async () => void events.push(name)));
     for (let tick = 0; tick < 20; tick++) await Promise.resolve();
     events.push('rest of the turn');
     await Promise.all(jobs);

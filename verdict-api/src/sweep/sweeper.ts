@@ -1,8 +1,9 @@
-// Runs the sweep on an interval inside the server. Runs never overlap; a failed sweep is logged
-// and the next tick tries again.
+// Runs the sweep on an interval inside the server, and purges expired dashboard sessions. Runs
+// never overlap; a failed sweep is logged and the next tick tries again.
 import type { Clock } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { sweep } from './sweep.js';
+import { purgeExpiredSessions } from '../accounts/sessions.js';
 
 /** A running sweeper. */
 export interface Sweeper {
@@ -14,9 +15,15 @@ export function startSweeper(deps: DomainDeps, intervalMs: number, clock: Clock)
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return;
-    running = sweep(deps, clock())
+    const now = clock();
+    running = sweep(deps, now)
       .then((out) => deps.log.debug({ ...out }, 'sweep done'))
       .catch((error: unknown) => deps.log.warn({ err: error }, 'sweep failed; retrying next interval'))
+      .then(async () => {
+        const purged = await purgeExpiredSessions(deps.db, now);
+        if (purged > 0) deps.log.info({ purged }, 'expired sessions purged');
+      })
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'expired sessions not purged; retrying next interval'))
       .finally(() => {
         running = null;
       });

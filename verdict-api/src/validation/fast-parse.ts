@@ -4,7 +4,7 @@
 // doubt returns null, and the caller runs the valibot schema, which names the first bad field.
 // fast-parse.test.ts checks both against the schemas on generated bodies, valid and broken.
 import * as v from 'valibot';
-import { MAX_IDENTITIES, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload, type VerdictRequest } from '../contract.js';
+import { MAX_IDENTITIES, MAX_REPETITIONS, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload, type VerdictRequest } from '../contract.js';
 
 // The parsed bodies, as parse-body.ts names them (it calls this module first, so it is not imported here).
 type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
@@ -108,7 +108,7 @@ export function fastRunUpload(input: unknown): ParsedRunUpload | null {
     if (muted !== undefined && typeof muted !== 'boolean') return null;
     let reps: ParsedRunUpload['testCases'][number]['repetitions'] = [];
     if (repetitions !== undefined) {
-      if (!Array.isArray(repetitions)) return null;
+      if (!Array.isArray(repetitions) || repetitions.length > MAX_REPETITIONS) return null;
       reps = new Array(repetitions.length);
       for (let k = 0; k < repetitions.length; k++) {
         const r: unknown = repetitions[k];

@@ -3,7 +3,6 @@
 // form carries the session's CSRF token and every POST must come from this origin. One account
 // never sees another's projects: every project page resolves the handle within the account.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
@@ -11,12 +10,16 @@ import { listProjectsOfAccount } from '../accounts/projects.js';
 import { endSession, openSession, type Session, sessionOf } from '../accounts/sessions.js';
 import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
 import { deliveryLog } from '../alerts/delivery-log.js';
-import { createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
+import { checkedWebhook, createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
+import type { TargetPolicy } from '../alerts/webhook-targets.js';
 import type { Clock } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { principalFor, type Principal } from '../http/auth.js';
+import type { BodyCaps } from '../http/body-caps.js';
+import { incomingOf, readBody } from '../http/read-body.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import { listQuarantine } from '../quarantine/list-quarantine.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
 import { unquarantine } from '../quarantine/unquarantine.js';
@@ -48,20 +51,63 @@ export interface DashboardDeps extends DomainDeps {
   ready: () => Promise<void>;
   /** The public base URL, when the server sits behind a proxy (Origin checks). */
   publicUrl?: string;
+  /** The largest forms read (signIn before a session, form after). */
+  caps: Pick<BodyCaps, 'form' | 'signIn'>;
+  /** Where webhooks may go (webhook-targets.ts). */
+  webhookTargets: TargetPolicy;
 }
 
 type Env = { Variables: { session: Session; accountName: string } };
+
+/** The dashboard's content security policy: its own stylesheet and forms, nothing else, never in a frame. */
+export const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Failed sign-ins per client address: 10 at once, then one more every 30 s. */
+export const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_REFILL_PER_SECOND = 1 / 30;
+
+/** The address the request came from (behind a proxy: the proxy's, so the limit is then shared). */
+function clientAddress(c: Context): string {
+  return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
+}
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The dashboard's routes, mounted at `/`. */
 export function dashboard(deps: DashboardDeps): Hono<Env> {
   const { db, clock } = deps;
   const web = new Hono<Env>();
-  const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 = 200) => c.html(`<!doctype html>${String(page)}`, status);
+  const signIns = new RateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PER_SECOND);
+  const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 | 429 = 200) => c.html(`<!doctype html>${String(page)}`, status);
 
+  // Every page: no script and no inline style anywhere, forms post to this origin only, never
+  // framed (clickjacking), never sniffed, never kept by a cache (pages show a project's data, one
+  // shows a new token).
+  web.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) {
+      c.res.headers.set('Content-Security-Policy', CSP);
+      c.res.headers.set('X-Frame-Options', 'DENY');
+      c.res.headers.set('Referrer-Policy', 'same-origin');
+      c.res.headers.set('Cache-Control', 'no-store');
+    }
+  });
   web.get('/static/style.css', (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }));
   web.get('/', (c) => c.redirect('/projects', 303));
-  web.use('*', bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.text('form too large', 413) }));
+  /**
+   * Reads a POST's form, at most `cap` bytes, into the request that parseBody reads: before
+   * this, the caller is known (a session on its cookie) or the form is the small sign-in form.
+   */
+  const takeForm = async (c: Context, cap: number): Promise<Response | null> => {
+    try {
+      const bytes = await readBody(c, cap);
+      c.req.raw = new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers, body: new Uint8Array(bytes) });
+      return null;
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'PAYLOAD_TOO_LARGE') return c.text('form too large', 413);
+      throw e;
+    }
+  };
   web.use('*', async (_c, next) => {
     await deps.ready();
     await next();
@@ -70,12 +116,25 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
   web.get('/sign-in', (c) => html(c, <SignInPage />));
   web.post('/sign-in', async (c) => {
     if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
+    // A client address over its failed sign-ins is refused before its credential is looked at:
+    // guessing gets no answer, right or wrong, until the window has passed.
+    const client = clientAddress(c);
+    const limit = signIns.peek(client);
+    if (!limit.allowed) {
+      c.header('Retry-After', String(limit.retryAfterSeconds));
+      return html(c, <SignInPage error={`Too many failed sign-ins from your address; try again in ${limit.retryAfterSeconds} s.`} />, 429);
+    }
+    const refused = await takeForm(c, deps.caps.signIn);
+    if (refused) return refused;
     const form = await c.req.parseBody();
     const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
     const grant = credential.startsWith('sga_') && credential.length < 200 ? await adminGrant(db, credential) : null;
-    if (!grant) return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+    if (!grant) {
+      signIns.take(client);
+      return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+    }
     const { secret, session } = await openSession(db, grant, clock());
-    setSessionCookie(c, secret, session.expiresAt);
+    setSessionCookie(c, secret, session.expiresAt, deps.publicUrl);
     return c.redirect('/projects', 303);
   });
 
@@ -84,13 +143,15 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const secret = sessionSecret(c);
     const session = secret && secret.length < 100 ? await sessionOf(db, secret, clock()) : null;
     if (!session) {
-      if (secret) clearSessionCookie(c);
+      if (secret) clearSessionCookie(c, deps.publicUrl);
       return c.redirect('/sign-in', 303);
     }
     const account = await getAccount(db, session.accountId);
     c.set('session', session);
     c.set('accountName', account?.name ?? 'account');
     if (c.req.method === 'POST') {
+      const refused = await takeForm(c, deps.caps.form);
+      if (refused) return refused;
       const form = await c.req.parseBody();
       if (!sameOrigin(c, deps.publicUrl) || !csrfMatches(form['csrf'], session.csrfToken)) {
         return html(c, <MessagePage title="Refused" message="csrf: this form was not sent from your dashboard session; reload the page and try again." />, 403);
@@ -101,7 +162,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
 
   web.post('/sign-out', async (c) => {
     await endSession(db, sessionSecret(c)!, clock());
-    clearSessionCookie(c);
+    clearSessionCookie(c, deps.publicUrl);
     return c.redirect('/sign-in', 303);
   });
 
@@ -259,9 +320,10 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     if (p instanceof Response) return p;
     const f = await form(c);
     try {
-      await createWebhook(db, p.project.projectId, parseWebhookCreate({ url: text(f, 'url'), secret: typeof f['secret'] === 'string' ? f['secret'] : '' }), clock());
+      const input = parseWebhookCreate({ url: text(f, 'url'), secret: typeof f['secret'] === 'string' ? f['secret'] : '' });
+      await createWebhook(db, p.project.projectId, await checkedWebhook(input, deps.webhookTargets), clock());
     } catch (e) {
-      if (e instanceof VerdictApiError && e.code === 'BAD_REQUEST') return webhooksView(c, p, `Not added: ${e.message}`);
+      if (e instanceof VerdictApiError && (e.code === 'BAD_REQUEST' || e.code === 'CONFLICT')) return webhooksView(c, p, `Not added: ${e.message}`);
       throw e;
     }
     return c.redirect(`${base(p)}/webhooks`, 303);
@@ -283,8 +345,19 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
   web.post('/projects/:project/tokens', async (c) => {
     const p = await project(c);
     if (p instanceof Response) return p;
-    const name = text(await form(c), 'name').slice(0, 256) || 'ci';
-    const created = await createToken(db, p.project.projectId, name);
+    const f = await form(c);
+    const name = text(f, 'name').slice(0, 256) || 'ci';
+    const scope = text(f, 'scope');
+    if (scope !== 'default-branch' && scope !== 'merge-request') {
+      return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error="scope: choose what the token is for: merge requests or the default branch." />, 400);
+    }
+    let created: Awaited<ReturnType<typeof createToken>>;
+    try {
+      created = await createToken(db, p.project.projectId, name, scope);
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'CONFLICT') return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error={`Not created: ${e.message}`} />, 400);
+      throw e;
+    }
     // Shown once, on this response; never again.
     return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} created={created} />);
   });

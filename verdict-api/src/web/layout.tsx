@@ -54,3 +54,8 @@ export function Layout({ frame, children }: { frame: Frame; children?: Child }) 
 export function Csrf({ token }: { token: string }) {
   return <input type="hidden" name="csrf" value={token} />;
 }
+
+/** Whether a stored URL may be a link's href: http or https only (one stored before that check is shown as text). */
+export function isHttpUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}

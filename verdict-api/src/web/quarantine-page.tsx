@@ -1,7 +1,7 @@
 // The project's quarantined tests (muted or skipped, unexpired).
 import type { QuarantinedTest } from '../contract.js';
 import { StatusBadge } from './badges.js';
-import { Layout, type Frame } from './layout.js';
+import { isHttpUrl, Layout, type Frame } from './layout.js';
 
 /** The quarantine page. */
 export function QuarantinePage({ frame, tests }: { frame: Frame; tests: QuarantinedTest[] }) {
@@ -17,7 +17,7 @@ export function QuarantinePage({ frame, tests }: { frame: Frame; tests: Quaranti
             {tests.map((t) => (
               <tr>
                 <td><a href={`${base}/test-cases/${t.testCaseId}`}>{t.suite}.{t.name}</a></td><td><code>{t.module}</code></td>
-                <td><StatusBadge status={t.state} /></td><td>{t.owner}</td><td>{t.reason}{t.issueUrl && <span> (<a href={t.issueUrl}>issue</a>)</span>}</td>
+                <td><StatusBadge status={t.state} /></td><td>{t.owner}</td><td>{t.reason}{t.issueUrl && <span> ({isHttpUrl(t.issueUrl) ? <a href={t.issueUrl}>issue</a> : <>issue: {t.issueUrl}</>})</span>}</td>
                 <td>{t.expiresAt ?? 'never'}</td><td><code>{t.changedBy}</code> at {t.changedAt}</td>
               </tr>
             ))}

@@ -8,12 +8,20 @@ import { SESSION_TTL_MS } from '../accounts/sessions.js';
 /** The session cookie's name. */
 export const COOKIE = 'sg_session';
 
-/** Sets the session cookie (HttpOnly, SameSite=Lax, Secure on https, expiring with the session). */
-export function setSessionCookie(c: Context, secret: string, expiresAt: Date): void {
+/**
+ * Whether the browser reaches the dashboard over https: the request itself, or the public URL
+ * (behind a TLS proxy the server speaks http, and the public URL says what the browser sees).
+ */
+export function overHttps(c: Context, publicUrl?: string): boolean {
+  return new URL(c.req.url).protocol === 'https:' || (publicUrl !== undefined && new URL(publicUrl).protocol === 'https:');
+}
+
+/** Sets the session cookie (HttpOnly, SameSite=Lax, Secure over https, expiring with the session). */
+export function setSessionCookie(c: Context, secret: string, expiresAt: Date, publicUrl?: string): void {
   setCookie(c, COOKIE, secret, {
     httpOnly: true,
     sameSite: 'Lax',
-    secure: new URL(c.req.url).protocol === 'https:',
+    secure: overHttps(c, publicUrl),
     path: '/',
     expires: expiresAt,
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
@@ -26,8 +34,8 @@ export function sessionSecret(c: Context): string | undefined {
 }
 
 /** Clears the cookie. */
-export function clearSessionCookie(c: Context): void {
-  deleteCookie(c, COOKIE, { path: '/' });
+export function clearSessionCookie(c: Context, publicUrl?: string): void {
+  deleteCookie(c, COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: overHttps(c, publicUrl) });
 }
 
 /**

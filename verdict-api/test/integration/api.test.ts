@@ -86,14 +86,14 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
   });
 
   it('refuses a body over the byte limit with 413 before reading it', async () => {
-    const small = createApp({ db: t.db, log: silentLogger(), ready: async () => {}, maxBodyBytes: 1024 });
+    const small = createApp({ db: t.db, log: silentLogger(), ready: async () => {}, bodyCaps: { verdict: 1024 } });
     const res = await small.request(`/api/v1/projects/${a.handle}/verdict`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${a.token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ testCases: ids(Array.from({ length: 50 }, (_, i) => `t${i}`)) }),
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 1024 bytes', field: 'body' });
+    expect(((await res.json()) as any).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'body: the request body exceeds 1024 bytes, the limit of this route', field: 'body' });
   });
 
   it('writes settings and the verdict uses them at once', async () => {

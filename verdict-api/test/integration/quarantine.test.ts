@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { sweep } from '../../src/sweep/sweep.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { type ProjectHandle, run, seedProject, testApp } from '../support/api.js';
+import { LOOPBACK_TARGETS } from '../support/api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SECRET = 'whsec_fedcba9876543210';
@@ -30,6 +31,7 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
     dispatcher = createWebhookDispatcher({
       db: t.db,
       log: silentLogger(),
+      targets: LOOPBACK_TARGETS,
       maxAttempts: 4,
       backoffMs: (n) => 10 * 2 ** (n - 1),
       sleep: async (ms) => {
@@ -37,7 +39,7 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
       },
       clock,
     });
-    call = testApp(t.db, { notifier: dispatcher, clock }).call;
+    call = testApp(t.db, { notifier: dispatcher, clock, webhookTargets: LOOPBACK_TARGETS }).call;
     p = await seedProject(t.db, `quarantine-${kind}`);
     other = await seedProject(t.db, `other-${kind}`);
     await call('POST', `/api/v1/projects/${p.handle}/runs`, p.admin, run('main-1', ['a', 'b', 'c', 'd', 'e']));
@@ -172,7 +174,7 @@ describe.each(ENGINES)('quarantine and webhooks on %s ClickHouse', (kind) => {
       return engine.query(s);
     };
     const counted = { ...t.db, engine: { ...engine, kind: engine.kind, query } };
-    const burst = createWebhookDispatcher({ db: counted, log: silentLogger(), clock });
+    const burst = createWebhookDispatcher({ db: counted, log: silentLogger(), clock, targets: LOOPBACK_TARGETS });
     const before = receiver.received.length;
     for (let i = 0; i < 50; i++) {
       burst.notify({

@@ -3,12 +3,13 @@ import { createAccount } from '../../src/accounts/accounts.js';
 import { createProject } from '../../src/accounts/projects.js';
 import { createToken } from '../../src/accounts/tokens.js';
 import { createAdminCredential } from '../../src/accounts/admin-credentials.js';
-import { createApp } from '../../src/http/app.js';
+import { type AccountRate, createApp } from '../../src/http/app.js';
 import { type Logger, silentLogger } from '../../src/log/logger.js';
 import type { Database } from '../../src/storage/database.js';
 import type { RunUpload } from '../../src/contract.js';
 import type { Notifier } from '../../src/alerts/alert-event.js';
 import type { Clock } from '../../src/clock/clock.js';
+import { parseAllowList, type TargetPolicy } from '../../src/alerts/webhook-targets.js';
 
 export interface ProjectHandle {
   handle: string;
@@ -20,8 +21,12 @@ export interface ProjectHandle {
   admin: string;
 }
 
-export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string; log?: Logger } = {}) {
-  const app = createApp({ db, log: silentLogger(), ready: async () => {}, ...options });
+/** Loopback receivers are what the webhook tests deliver to: allowed as an operator would (STRESS_GATE_WEBHOOK_ALLOW). */
+export const LOOPBACK_TARGETS = parseAllowList('127.0.0.1/32');
+
+export function testApp(db: Database, options: { notifier?: Notifier; clock?: Clock; operatorToken?: string; log?: Logger; webhookTargets?: TargetPolicy; accountRate?: AccountRate | null } = {}) {
+  // Tests send their requests as fast as they can from one account: no rate limit unless asked for.
+  const app = createApp({ db, log: silentLogger(), ready: async () => {}, accountRate: null, ...options });
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const res = await app.request(path, {
       method,

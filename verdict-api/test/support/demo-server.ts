@@ -13,6 +13,8 @@ export interface DemoServer {
   project: string;
   token: string;
   admin: string;
+  /** The server process's id (the body attack tests read its memory from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startDemoServer(env: Record<string, string> = {}): Promise
     project: vars['STRESS_GATE_PROJECT']!,
     token: vars['STRESS_GATE_TOKEN']!,
     admin: vars['STRESS_GATE_ADMIN_TOKEN']!,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -1,0 +1,142 @@
+// Attack tests (issue 31, "a merge request cannot rewrite history"): what a merge-request job
+// could do with the project's one CI token, against a real server on a port, on both engines. A
+// project now has a default-branch token (protected-branch jobs) and a merge-request token;
+// the attacks below use the merge-request one.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { silentLogger } from '../../src/log/logger.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { formatDateTime } from '../../src/sql/bind.js';
+import { nextVersion } from '../../src/storage/version.js';
+import { hashToken } from '../../src/accounts/tokens.js';
+import { ids, type ProjectHandle, run, seedProject } from '../support/api.js';
+import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
+import type { GateUpload, RunUpload } from '../../src/contract.js';
+
+describe.each(ENGINES)('merge-request token on %s ClickHouse', (kind) => {
+  let t: TestDatabase;
+  let server: RunningServer;
+  let p: ProjectHandle;
+  /** The merge-request token (created through the API as a merge-request token). */
+  let mr: string;
+
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(`${server.url}/api/v1/projects/${p.handle}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  };
+  const upload = (token: string, body: RunUpload) => call('POST', '/runs', token, body);
+  const candidates = async (names: string[]) => ((await call('POST', '/verdict', p.token, { testCases: ids(names) })).body!.candidates as { name: string }[]).map((c) => c.name);
+  const gate = (outcome: 'passed' | 'failed', blocked: boolean): GateUpload => ({
+    mode: 'enforce',
+    outcome,
+    candidatesExamined: 1,
+    stressed: 1,
+    excluded: 0,
+    guard: null,
+    blocked,
+    wouldHaveBlocked: blocked,
+    testCases: [{ module: ':app', suite: 'com.example.CheckoutTest', name: 'candidate', outcome, repetitions: [{ repetition: 1, status: outcome === 'failed' ? 'failure' : 'success', durationMs: 3 }] }],
+  });
+
+  beforeAll(async () => {
+    t = await openTestDatabase(kind);
+    p = await seedProject(t.db, `tokens-${kind}`);
+    server = await startServer(t.db, silentLogger(), '127.0.0.1', 0);
+    const created = await call('POST', '/tokens', p.admin, { name: 'merge requests', scope: 'merge-request' });
+    expect(created.status).toBe(201);
+    mr = created.body!.token as string;
+    expect((await upload(p.token, run('history', ['old-test']))).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+
+  it('cannot make a new test default-branch history by uploading it as branch main', async () => {
+    const res = await upload(mr, run('mr-claims-main', ['sneaked-in']));
+    expect([res.status, res.body?.error?.field]).toEqual([403, 'branch']);
+    expect(await candidates(['old-test', 'sneaked-in'])).toEqual(['sneaked-in']);
+  });
+
+  it('cannot become default-branch history by a branch that is made the default branch later', async () => {
+    expect((await upload(mr, run('mr-on-release', ['release-only'], { branch: 'release' }))).status).toBe(201);
+    expect((await call('PATCH', '/settings', p.admin, { defaultBranch: 'release' })).status).toBe(200);
+    try {
+      expect(await candidates(['release-only'])).toEqual(['release-only']);
+    } finally {
+      expect((await call('PATCH', '/settings', p.admin, { defaultBranch: 'main' })).status).toBe(200);
+    }
+  });
+
+  it("cannot claim a run id first and so have the default branch's upload of it dropped", async () => {
+    // The merge request guesses the next pipeline's run id and uploads under it first.
+    expect((await upload(mr, run('pipeline-42', ['fake'], { branch: 'feature/x' }))).status).toBe(201);
+    const real = await upload(p.token, run('pipeline-42', ['real-new-test']));
+    // The real upload is refused loudly (it was answered "duplicate" and dropped), and the run is not the merge request's to shape.
+    expect(real.status).toBe(409);
+    expect(real.body!.error).toMatchObject({ code: 'CONFLICT', field: 'runId' });
+  });
+
+  it("cannot add a shard to the default branch's run", async () => {
+    expect((await upload(p.token, run('pipeline-43', ['a'], { shard: { index: 0, total: 2 } }))).status).toBe(201);
+    const res = await upload(mr, run('pipeline-43', ['injected'], { branch: 'feature/x', shard: { index: 1, total: 2 } }));
+    expect(res.status).toBe(409);
+    const page = await call('GET', '/runs/pipeline-43', p.admin);
+    expect(page.body!.testCases.map((c: { name: string }) => c.name)).toEqual(['a']);
+  });
+
+  it("cannot overwrite a run's gate result, and the gate is written once per run shard", async () => {
+    expect((await upload(p.token, run('pipeline-44', ['candidate']))).status).toBe(201);
+    expect((await call('POST', '/runs/pipeline-44/gate', p.token, gate('failed', true))).status).toBe(201);
+    // Another token's gate result, and the owner's own second, different one.
+    const overwrite = await call('POST', '/runs/pipeline-44/gate', mr, gate('passed', false));
+    const again = await call('POST', '/runs/pipeline-44/gate', p.token, gate('passed', false));
+    expect([overwrite.status, again.status]).toEqual([409, 409]);
+    // A retry of the same result is answered as before (the CLI may post it twice after a timeout).
+    expect((await call('POST', '/runs/pipeline-44/gate', p.token, gate('failed', true))).status).toBe(201);
+    const page = await call('GET', '/runs/pipeline-44', p.admin);
+    expect(page.body!.gate).toMatchObject({ outcome: 'failed', blocked: true });
+  });
+
+  it('uploads its own runs and gate results', async () => {
+    expect((await upload(mr, run('mr-own', ['candidate'], { branch: 'feature/y' }))).status).toBe(201);
+    expect((await call('POST', '/runs/mr-own/gate', mr, gate('passed', false))).status).toBe(201);
+    expect((await call('GET', '/runs/mr-own', p.admin)).body!.gate).toMatchObject({ outcome: 'passed' });
+  });
+
+  it('cannot fake retries that mute an existing test (auto-quarantine on)', async () => {
+    expect((await call('PATCH', '/settings', p.admin, { flakyPolicy: { autoQuarantine: true } })).status).toBe(200);
+    // An existing test with default-branch history.
+    expect((await upload(p.token, run('pipeline-45', ['checkout-total']))).status).toBe(201);
+    const faked = run('mr-fakes-retries', [], {
+      branch: 'feature/z',
+      commit: 'badc0de',
+      testCases: [{ module: ':app', suite: 'com.example.CheckoutTest', name: 'checkout-total', status: 'success', durationMs: 5, repetitions: [{ repetition: 1, status: 'failure', durationMs: 5 }, { repetition: 2, status: 'success', durationMs: 5 }] }],
+    });
+    expect((await upload(mr, faked)).status).toBe(201);
+    // The evaluation runs after the upload is answered: wait until the test is marked flaky.
+    const deadline = Date.now() + 20_000;
+    let marked = false;
+    while (!marked && Date.now() < deadline) {
+      const flaky = await call('GET', '/flaky-tests', p.admin);
+      marked = (flaky.body!.tests as { name: string; markedFlaky: boolean }[]).some((x) => x.name === 'checkout-total' && x.markedFlaky);
+      if (!marked) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(marked).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    const quarantine = await call('GET', '/quarantine', p.token);
+    expect(quarantine.body!.tests.map((x: { name: string }) => x.name)).toEqual([]);
+  });
+
+  it('keeps a token issued before scopes existed working as a default-branch token', async () => {
+    // A token row as 0003 wrote them, with no scope.
+    const legacy = 'sg_legacy-token-of-an-existing-user';
+    await t.db.engine.insert(t.db.t('api_tokens'), [{ token_hash: hashToken(legacy), token_id: '11111111-2222-4333-8444-555555555555', project_id: p.projectId, revoked: 0, created_at: formatDateTime(new Date()), version: nextVersion() }]);
+    expect((await upload(legacy, run('legacy-main', ['legacy-test']))).status).toBe(201);
+    expect(await candidates(['legacy-test'])).toEqual([]);
+  });
+});
