@@ -1,7 +1,7 @@
 // Serves the app on a real port.
 import { serve, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
-import { parseAllowList } from './alerts/webhook-targets.js';
+import { parseAllowList } from './config/webhook-allow-list.js';
 import { systemClock } from './clock/clock.js';
 import { type AccountRate, createApp } from './http/app.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';

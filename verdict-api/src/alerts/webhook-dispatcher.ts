@@ -19,7 +19,8 @@ import type { Database } from '../storage/database.js';
 import type { AlertEvent, Notifier } from './alert-event.js';
 import { logAttempt } from './delivery-log.js';
 import { SIGNATURE_HEADER, signBody } from './sign.js';
-import { addressRefusal, guardedLookup, hostOf, PUBLIC_ONLY, type TargetPolicy } from './webhook-targets.js';
+import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
+import { addressRefusal, guardedLookup, hostOf } from './webhook-targets.js';
 import { activeWebhooks, type Webhook } from './webhooks-store.js';
 
 /** One request's outcome: the receiver's status (0 when none came) and what went wrong. */

@@ -1,7 +1,8 @@
 // Per-project webhooks: where alerts are delivered and the secret that signs them.
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
-import { type TargetPolicy, urlRefusal } from './webhook-targets.js';
+import type { TargetPolicy } from '../config/webhook-allow-list.js';
+import { urlRefusal } from './webhook-targets.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { VerdictApiError } from '../errors/errors.js';
 import { fieldPath } from '../validation/parse-body.js';
-import { parseAllowList } from '../alerts/webhook-targets.js';
+import { parseAllowList } from './webhook-allow-list.js';
 
 /**
  * Where embedded chDB keeps its data when STRESS_GATE_DATA_DIR is unset: a per-user data

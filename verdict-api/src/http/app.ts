@@ -1,10 +1,10 @@
 // The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
 // served on a real port by server.ts.
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import * as v from 'valibot';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
-import { PUBLIC_ONLY, type TargetPolicy } from '../alerts/webhook-targets.js';
+import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';

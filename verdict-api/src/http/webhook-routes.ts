@@ -10,7 +10,7 @@ import { authorizeAdmin } from './authorize.js';
 import type { AppEnv } from './app-env.js';
 import type { BodyCaps } from './body-caps.js';
 import { jsonBody, uuidParam } from './json-body.js';
-import type { TargetPolicy } from '../alerts/webhook-targets.js';
+import type { TargetPolicy } from '../config/webhook-allow-list.js';
 import { checkedWebhook } from '../alerts/webhooks-store.js';
 
 /** Adds POST/GET …/webhooks, DELETE …/webhooks/:webhookId and GET …/webhooks/deliveries. */

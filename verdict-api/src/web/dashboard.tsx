@@ -11,7 +11,7 @@ import { endSession, openSession, type Session, sessionOf } from '../accounts/se
 import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
 import { deliveryLog } from '../alerts/delivery-log.js';
 import { checkedWebhook, createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
-import type { TargetPolicy } from '../alerts/webhook-targets.js';
+import type { TargetPolicy } from '../config/webhook-allow-list.js';
 import type { Clock } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';

@@ -9,7 +9,7 @@ import type { Database } from '../../src/storage/database.js';
 import type { RunUpload } from '../../src/contract.js';
 import type { Notifier } from '../../src/alerts/alert-event.js';
 import type { Clock } from '../../src/clock/clock.js';
-import { parseAllowList, type TargetPolicy } from '../../src/alerts/webhook-targets.js';
+import { parseAllowList, type TargetPolicy } from '../../src/config/webhook-allow-list.js';
 
 export interface ProjectHandle {
   handle: string;
