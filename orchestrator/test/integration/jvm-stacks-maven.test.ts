@@ -31,10 +31,11 @@ afterAll(async () => {
 });
 
 async function gate(dir: string, branch: string, mode: string, mvnArgs: string[]) {
-  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp };
+  const summary = path.join(dir, `summary-${mode}.md`);
+  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp, GITHUB_STEP_SUMMARY: summary };
   const r = await execa(process.execPath, [BIN, 'mvn', '-B', '-q', '-Dsurefire.printSummary=false', ...mvnArgs, 'clean', 'test'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report, summary: await readFile(summary, 'utf8').catch(() => '') };
 }
 
 /** Runs a printed command as printed (`npx stress-orchestrator` is this checkout's CLI), with no server configured. */
@@ -58,6 +59,8 @@ describe.each<Stack>(['maven-junit4', 'maven-junit47-parallel', 'maven-testng', 
       await writeFiles(dir, p.feature);
       const feature = await gate(dir, `feature/${stack}`, 'enforce', ['-o']);
       expectStackCaught(p, feature);
+      // The job summary says why too.
+      expect(feature.summary).toContain('expected 30 but was 27');
       if (stack === 'maven-junit4') {
         // The printed reproduce command, run as printed with no server: 1 on a flaky test, 0 on the stable one.
         const flaky = feature.report.candidates.find((c: { name: string }) => c.name === 'flakyA').reproduce as string;
