@@ -4,7 +4,7 @@
 // bound of the evidence is refused one past it (400 naming the field) and accepted at it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
-import { FAILURE_BOUNDS } from '../../src/contract.js';
+import { FAILURE_BOUNDS, MAX_REPETITIONS } from '../../src/contract.js';
 import { sql, uuid } from '../../src/sql/bind.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { type ProjectHandle, run, seedProject, testApp } from '../support/api.js';
@@ -126,12 +126,12 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     ['failures[0].hsErrFile', (at) => ({ failures: [failure({ kind: 'crash', hsErrFile: s(B.hsErrFile + (at ? 0 : 1)) })] })],
     ['failures[0].exitCode', (at) => ({ failures: [failure({ kind: 'crash', exitCode: at ? 1000 : 1001 })] })],
     ['failures[0].exitCode', (at) => ({ failures: [failure({ kind: 'crash', exitCode: at ? -1000 : -1001 })] })],
-    ['failures[0].repetition', (at) => ({ failures: [failure({ repetition: at ? 10_000 : 10_001 })] })],
+    ['failures[0].repetition', (at) => ({ failures: [failure({ repetition: at ? MAX_REPETITIONS : MAX_REPETITIONS + 1 })] })],
     ['failures', (at) => ({ failures: Array.from({ length: B.failuresPerCase + (at ? 0 : 1) }, (_, i) => failure({ repetition: i + 1 })) })],
     ['failureGroups[0].signature', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], signature: s(B.signature + (at ? 0 : 1)) }] })],
     ['failureGroups[0].type', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], type: s(B.type + (at ? 0 : 1)) }] })],
     ['failureGroups[0].location', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], location: s(B.location + (at ? 0 : 1)) }] })],
-    ['failureGroups[0].repetitions', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], repetitions: Array.from({ length: 10_000 + (at ? 0 : 1) }, (_, i) => (i % 10_000) + 1) }] })],
+    ['failureGroups[0].repetitions', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], repetitions: Array.from({ length: MAX_REPETITIONS + (at ? 0 : 1) }, (_, i) => (i % MAX_REPETITIONS) + 1) }] })],
     ['failureGroups', (at) => ({ failureGroups: Array.from({ length: B.groupsPerCase + (at ? 0 : 1) }, () => flakyCase.failureGroups[0]) })],
     ['reproduceCommand', (at) => ({ reproduceCommand: s(B.reproduceCommand + (at ? 0 : 1)) })],
   ];
