@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { lockedCounter, writeFiles, writeTree } from '../support/fixture-project.js';
-import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
+import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
 const JUNIT = "files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar')";
@@ -46,6 +46,8 @@ public class CheckoutTest {${BUMP}
 
 beforeAll(async () => {
   api = await startVerdictApi();
+  // Four repetitions catch these flakes (every third invocation) in 40% of the time of ten.
+  await useRepetitions(api, 4);
   dir = await writeTree(main, 'stress-gate-evidence-');
   tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-evidence-tmp-'));
 }, 120_000);
@@ -93,7 +95,7 @@ describe('why the gate blocked, on real Gradle', () => {
     const byName = new Map<string, { outcome: string; reproduce?: string; evidence: { failures: { kind: string; message: string | null; exitCode: number | null; stderrTail: string | null }[]; groups: { signature: string }[] } | null }>(r.report.candidates.map((c: { name: string }) => [c.name, c]));
     const flaky = byName.get('appliesDiscount')!;
     expect(flaky.outcome).toBe('failed');
-    expect(flaky.evidence!.failures.length).toBeGreaterThanOrEqual(3);
+    expect(flaky.evidence!.failures.length).toBeGreaterThanOrEqual(1);
     expect(flaky.evidence!.failures.every((f) => f.kind === 'failure' && f.message!.startsWith('expected 30 but was 27'))).toBe(true);
     const exits = byName.get('exitsMidTest')!;
     expect(exits.outcome).toBe('failed');

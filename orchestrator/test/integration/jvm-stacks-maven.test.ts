@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeFiles, writeTree } from '../support/fixture-project.js';
 import { stackProject, type Stack } from '../support/jvm-stacks.js';
-import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
+import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 import { expectStackCaught } from '../support/stack-assertions.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -23,6 +23,8 @@ let tmp: string;
 
 beforeAll(async () => {
   api = await startVerdictApi();
+  // Four repetitions catch these flakes (every third invocation) in 40% of the time of ten.
+  await useRepetitions(api, 4);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-stacks-tmp-'));
 }, 120_000);
 afterAll(async () => {

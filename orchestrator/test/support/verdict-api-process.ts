@@ -76,3 +76,16 @@ function groupAlive(pgid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Sets the demo project's repetition curve to `repetitions` for every test up to 5 minutes:
+ * integration tests that need the gate's behaviour, not its ten repetitions, run in less time.
+ */
+export async function useRepetitions(api: VerdictApiProcess, repetitions: number): Promise<void> {
+  const res = await fetch(`${api.url}/api/v1/projects/${api.project}/settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${api.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ stress: { curve: [{ maxDurationMs: 300_000, bound: 'exclusive', repetitions }] } }),
+  });
+  if (!res.ok) throw new Error(`setting the curve failed: ${res.status} ${await res.text()}`);
+}
