@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { applyFeatureOverlay, mavenExample, MVN_ARGS, warmMaven } from '../support/maven-project.js';
-import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
+import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
 const APP = 'dev.stressgate.example.app';
@@ -23,6 +23,8 @@ let dir: string;
 beforeAll(async () => {
   await warmMaven();
   api = await startVerdictApi();
+  // Four repetitions (the counter fails every third invocation: once in four) take 40% of the time of ten.
+  await useRepetitions(api, 4);
   dir = await mavenExample();
   // Default-branch history, then the feature branch's new tests (examples/maven-feature-overlay).
   const history = await ciJob('main', 'report');
@@ -68,17 +70,17 @@ describe('quarantine end to end on Maven: real Maven, real verdict API', () => {
     expect(muted.status).toBe(201);
     const quiet = await ciJob('feature/greetings', 'enforce');
     expect(quiet.code).toBe(0);
-    expect(quiet.out).toMatch(/:app FlakyCounterTest\.failsEveryThirdInvocation +10 repetitions, 3 failed \(muted: cannot fail the gate\)\n/);
-    expect(quiet.out).toContain(' ! failsEveryThirdInvocation failed 3 of 10 repetitions; it is muted, so it cannot fail the gate.');
+    expect(quiet.out).toMatch(/:app FlakyCounterTest\.failsEveryThirdInvocation +4 repetitions, 1 failed \(muted: cannot fail the gate\)\n/);
+    expect(quiet.out).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions; it is muted, so it cannot fail the gate.');
     expect(quiet.report).toMatchObject({ mode: 'enforce', blocked: false, exitCode: 0 });
     const flaky = quiet.report.candidates.find((c: { name: string }) => c.name === 'failsEveryThirdInvocation');
-    expect(flaky).toMatchObject({ muted: true, failures: 3 });
-    expect(flaky.recorded).toHaveLength(10);
+    expect(flaky).toMatchObject({ muted: true, failures: 1 });
+    expect(flaky.recorded).toHaveLength(4);
 
     expect((await call('DELETE', `/quarantine/${muted.json.testCaseId}`, { reason: 'fixed' })).status).toBe(200);
     const loud = await ciJob('feature/greetings', 'enforce');
     expect(loud.code).toBe(1);
-    expect(loud.out).toContain(' ! failsEveryThirdInvocation failed 3 of 10 repetitions and blocked this merge request.');
+    expect(loud.out).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
     expect(loud.report).toMatchObject({ blocked: true, exitCode: 1 });
   }, 600_000);
 
@@ -100,7 +102,7 @@ class BrokenClockTest {
       // (as under Gradle: a muted candidate is stressed and recorded but cannot fail the gate).
       expect(masked.report.candidates.map((c: { name: string }) => c.name)).toContain('failsEveryThirdInvocation');
       expect(masked.report.candidates.find((c: { name: string }) => c.name === 'alwaysLate')).toMatchObject({ muted: true, failures: 10 });
-      expect(masked.out).toMatch(/:app BrokenClockTest\.alwaysLate +10 repetitions, 10 failed \(muted: cannot fail the gate\)\n/);
+      expect(masked.out).toMatch(/:app BrokenClockTest\.alwaysLate +4 repetitions, 4 failed \(muted: cannot fail the gate\)\n/);
       expect((await runCases(masked.report.runId)).find((t) => t.name === 'alwaysLate')).toMatchObject({ status: 'failure', muted: true });
 
       expect((await call('DELETE', `/quarantine/${muted.json.testCaseId}`, { reason: 'unmute' })).status).toBe(200);
