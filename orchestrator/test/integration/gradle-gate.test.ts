@@ -43,6 +43,9 @@ async function gate(mode: string, extraEnv: Record<string, string> = {}, extraAr
   return { code, out: out.join(''), err: err.join(''), report, ms: Date.now() - started };
 }
 
+/** The line of CheckoutTest.java (test/support/fixture-project.ts) that asserts in appliesDiscount. */
+const LINE = checkoutProject()['app/src/test/java/com/shop/CheckoutTest.java']!.split('\n').findIndex((l) => l.includes('void appliesDiscount')) + 1;
+
 // The direct executor (the default) runs the ten repetitions side by side; appliesDiscount fails
 // there (counts 1..10 fail at 2, 6, 10) and runs ten more times alone (11..20 fail at 14, 18).
 const EXPECTED = {
@@ -85,12 +88,12 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '',
         ` ! appliesDiscount failed ${expected.failed} of 10 repetitions and would have blocked this merge`,
         '   request. Pass --stress-new-tests enforce to make it blocking.',
-        `   ${expected.failed} failed, all alike: AssertionError at CheckoutTest.java:19`,
+        `   ${expected.failed} failed, all alike: AssertionError at CheckoutTest.java:${LINE}`,
         `   First failure, repetition ${expected.first}:`,
         `     java.lang.AssertionError: expected 30 but was 27 (run ${expected.first === 4 ? 14 : 2})`,
         '         at org.junit.Assert.fail(Assert.java:89)',
         '         at org.junit.Assert.assertTrue(Assert.java:42)',
-        '         at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:19)',
+        `         at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:${LINE})`,
         // The runner under the direct executor, Gradle's worker under the Gradle executor, below the test.
         expect.stringMatching(/^ {9}… \d+ more frames$/) as unknown as string,
         '   Reproduce:',
