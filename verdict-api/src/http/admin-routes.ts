@@ -10,7 +10,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
-import type { BodyCaps } from './body-caps.js';
+import type { BodyCaps } from '../limits/body-caps.js';
 import { identify } from './auth.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 

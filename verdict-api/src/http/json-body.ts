@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { MAX_IDENTITIES } from '../contract.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import { parseJsonBuffer } from './json-buffer.js';
-import { type BodyBudget, readBody } from './read-body.js';
+import { type BodyBudget, readBody } from '../limits/read-body.js';
 
 /** Parses a JSON body of at most `cap` bytes. */
 export async function jsonBody(c: Context, cap: number): Promise<unknown> {
