@@ -4,6 +4,7 @@
 // never sees another's projects: every project page resolves the handle within the account.
 import { Hono, type Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
+import * as v from 'valibot';
 import { getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
 import { listProjectsOfAccount } from '../accounts/projects.js';
@@ -13,9 +14,11 @@ import { deliveryLog } from '../alerts/delivery-log.js';
 import { checkedWebhook, createWebhook, deleteWebhook, listWebhooks } from '../alerts/webhooks-store.js';
 import type { TargetPolicy } from '../config/webhook-allow-list.js';
 import type { Clock } from '../clock/clock.js';
+import { RunId } from '../contract.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
+import { isUuid } from '../identity/uuid.js';
 import { principalFor, type Principal } from '../accounts/principal.js';
 import type { BodyCaps } from '../limits/body-caps.js';
 import { incomingOf, readBody } from '../limits/read-body.js';
@@ -70,7 +73,6 @@ const SIGN_IN_REFILL_PER_SECOND = 1 / 30;
 function clientAddress(c: Context): string {
   return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
 }
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The dashboard's routes, mounted at `/`. */
 export function dashboard(deps: DashboardDeps): Hono<Env> {
@@ -203,7 +205,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const p = await project(c);
     if (p instanceof Response) return p;
     const runId = c.req.param('runId');
-    if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(runId)) return notFound(c, 'No such run.');
+    if (!v.is(RunId, runId)) return notFound(c, 'No such run.');
     try {
       const page = await runPage(db, p.project, runId);
       return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} badge={await runGateBadge(db, p.project, runId)} stress={p.project.stress} />);
@@ -221,7 +223,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const p = await project(c);
     if (p instanceof Response) return p;
     const id = c.req.param('testCaseId');
-    if (!UUID_RE.test(id)) return notFound(c, 'No such test case.');
+    if (!isUuid(id)) return notFound(c, 'No such test case.');
     try {
       return await testCaseView(c, p, id);
     } catch (e) {
@@ -233,7 +235,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const p = await project(c);
     if (p instanceof Response) return p;
     const id = c.req.param('testCaseId');
-    if (!UUID_RE.test(id)) return notFound(c, 'No such test case.');
+    if (!isUuid(id)) return notFound(c, 'No such test case.');
     const f = await form(c);
     const now = clock();
     try {
@@ -332,7 +334,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const p = await project(c);
     if (p instanceof Response) return p;
     const id = c.req.param('webhookId');
-    if (!UUID_RE.test(id)) return notFound(c, 'No such webhook.');
+    if (!isUuid(id)) return notFound(c, 'No such webhook.');
     await deleteWebhook(db, p.project.projectId, id);
     return c.redirect(`${base(p)}/webhooks`, 303);
   });
@@ -365,7 +367,7 @@ export function dashboard(deps: DashboardDeps): Hono<Env> {
     const p = await project(c);
     if (p instanceof Response) return p;
     const id = c.req.param('tokenId');
-    if (!UUID_RE.test(id)) return notFound(c, 'No such token.');
+    if (!isUuid(id)) return notFound(c, 'No such token.');
     try {
       await revokeToken(db, p.project.projectId, id);
     } catch (e) {
