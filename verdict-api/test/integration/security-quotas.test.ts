@@ -2,6 +2,7 @@
 // one test case; requests without end; request bodies held without end; projects and webhooks
 // without end. Real servers on ports, both engines.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { MAX_REPETITIONS } from '../../src/contract.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { type ProjectHandle, run, seedProject } from '../support/api.js';
@@ -36,7 +37,7 @@ describe.each(ENGINES)('quotas on %s ClickHouse', (kind) => {
   });
 
   it('refuses 500,000 repetitions of one test case in a run upload and in a gate upload', async () => {
-    const repetitions = Array.from({ length: 500_000 }, (_, i) => ({ repetition: (i % 10_000) + 1, status: 'success' as const, durationMs: 1 }));
+    const repetitions = Array.from({ length: 500_000 }, (_, i) => ({ repetition: (i % MAX_REPETITIONS) + 1, status: 'success' as const, durationMs: 1 }));
     const upload = await call(a, 'POST', '/runs', run('many-reps', [], { testCases: [{ module: ':app', suite: 'S', name: 'n', status: 'success', durationMs: 1, repetitions }] }));
     expect([upload.status, upload.body?.error?.field]).toEqual([400, 'testCases[0].repetitions']);
     await new Promise((r) => setTimeout(r, 3_000)); // the bucket refills
