@@ -13,7 +13,7 @@ export interface DashboardDeps extends DomainDeps {
   publicUrl?: string;
   /** The largest forms read (signIn before a session, form after). */
   caps: Pick<BodyCaps, 'form' | 'signIn'>;
-  /** Where webhooks may go (webhook-targets.ts). */
+  /** Where webhooks may go besides public addresses (config/webhook-allow-list.ts). */
   webhookTargets: TargetPolicy;
 }
 
