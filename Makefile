@@ -16,11 +16,12 @@ RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: the type check of sources and tests, the docs check (the README's and docs' commands,
-## links, flags and env keys), then unit and integration tests (real chDB, a real clickhouse-server,
-## real Gradle and Maven builds)
+## test: the type check of sources and tests, the linter (eslint, import boundaries, no cycles of
+## modules or folders), the docs check (the README's and docs' commands, links, flags and env keys),
+## then unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
 test: install plugin-compat
 	npm run typecheck
+	npm run lint
 	npm run check:docs
 	npm test
 

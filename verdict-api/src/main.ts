@@ -11,7 +11,7 @@ import { type Config, loadConfig } from './config/config.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
-import { ACCOUNT_RATE, type AccountRate } from './http/app.js';
+import { ACCOUNT_RATE, type AccountRate } from './limits/account-rate.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
@@ -214,7 +214,7 @@ function serverOptions(config: Config) {
   };
 }
 
-/** The per-account request rate the environment asks for (app.ts ACCOUNT_RATE for what is unset; 0 per second: none). */
+/** The per-account request rate the environment asks for (limits/account-rate.ts ACCOUNT_RATE for what is unset; 0 per second: none). */
 function accountRateOf(config: Config): { accountRate?: AccountRate | null } {
   const perSecond = config.STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND;
   const burst = config.STRESS_GATE_ACCOUNT_BURST;

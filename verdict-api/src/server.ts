@@ -3,7 +3,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
 import { parseAllowList } from './config/webhook-allow-list.js';
 import { systemClock } from './clock/clock.js';
-import { type AccountRate, createApp } from './http/app.js';
+import { createApp } from './http/app.js';
+import type { AccountRate } from './limits/account-rate.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
@@ -27,7 +28,7 @@ export interface ServerOptions {
   verdictConcurrency?: number;
   /** STRESS_GATE_WEBHOOK_ALLOW: ranges webhooks may reach besides public addresses (CIDRs, comma-separated). */
   webhookAllow?: string;
-  /** Each account's API request rate (app.ts ACCOUNT_RATE by default); null: no limit (benchmarks). */
+  /** Each account's API request rate (limits/account-rate.ts ACCOUNT_RATE by default); null: no limit (benchmarks). */
   accountRate?: AccountRate | null;
   /** Request body bytes each account may hold in flight (default 256 MiB). */
   accountBodyBytes?: number;

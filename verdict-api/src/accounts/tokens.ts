@@ -78,11 +78,6 @@ export async function revokeToken(db: Database, projectId: string, tokenId: stri
   return info ?? { tokenId, name: '', scope: 'default-branch', revoked: true, createdAt: r.created };
 }
 
-/** The project a (non-revoked) token belongs to, or null. */
-export async function projectIdForToken(db: Database, token: string): Promise<string | null> {
-  return (await tokenGrant(db, token))?.projectId ?? null;
-}
-
 /** What a (non-revoked) token grants. */
 export interface TokenGrant {
   projectId: string;

@@ -5,12 +5,12 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { createAccount, getAccount, setEntitlement } from '../accounts/accounts.js';
 import { createAdminCredential, listAdminCredentials, revokeAdminCredential } from '../accounts/admin-credentials.js';
-import { createProject, listProjectsOfAccount } from '../accounts/projects.js';
+import { createProject, HANDLE_RE, listProjectsOfAccount } from '../accounts/projects.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
-import type { BodyCaps } from './body-caps.js';
+import type { BodyCaps } from '../limits/body-caps.js';
 import { identify } from './auth.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
@@ -19,7 +19,7 @@ const AccountCreate = v.object({ name, entitled: v.optional(v.boolean(), false) 
 const Entitlement = v.object({ entitled: v.boolean() });
 const CredentialCreate = v.object({ name: v.optional(name, 'admin') });
 const ProjectCreate = v.object({
-  handle: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be 1-64 lowercase letters, digits, ".", "_" or "-"')),
+  handle: v.pipe(v.string(), v.regex(HANDLE_RE, 'must be 1-64 lowercase letters, digits, ".", "_" or "-"')),
   defaultBranch: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'must be at most 1024 characters'))), null),
 });
 

@@ -2,47 +2,32 @@
 // served on a real port by server.ts.
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import * as v from 'valibot';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
-import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
 import { type Clock, systemClock } from '../clock/clock.js';
-import { RunId } from '../contract.js';
+import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
 import type { DomainDeps } from '../domain/deps.js';
-import { BadRequestError, VerdictApiError } from '../errors/errors.js';
-import { bodyHash, claim } from '../run-claims/run-claims.js';
-import { rejectDuplicates } from '../ingest/duplicates.js';
-import { flakyTests } from '../flakiness/flaky-tests.js';
 import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
-import { recordGate } from '../gated-observation/record-gate.js';
-import { directVerdictLog, type VerdictLog } from '../telemetry/verdict-log.js';
-import { ingestRun } from '../ingest/ingest-run.js';
+import { ACCOUNT_RATE, type AccountRate, AccountRequests } from '../limits/account-rate.js';
+import { InFlightBodies } from '../limits/body-budget.js';
+import { type BodyCaps, DEFAULT_BODY_CAPS } from '../limits/body-caps.js';
 import type { Logger } from '../log/logger.js';
-import { runPage } from '../run-page/run-page.js';
-import { renderRunReport } from '../run-report/render-markdown.js';
-import { settingsAudit, settingsOf, writeSettings } from '../settings/settings.js';
-import { listRuns } from '../run-page/list-runs.js';
-import { rampPerDay } from '../ramp/ramp-per-day.js';
+import type { Database } from '../storage/database.js';
+import { directVerdictLog, type VerdictLog } from '../telemetry/verdict-log.js';
 import { dashboard } from '../web/dashboard.js';
 import { adminRoutes } from './admin-routes.js';
-import { tokenRoutes } from './token-routes.js';
-import type { Database } from '../storage/database.js';
-import { verdict } from '../verdict/verdict.js';
-import type { AppEnv } from './app-env.js';
 import { Admission } from './admission.js';
-import { authenticate, type Principal } from './auth.js';
-import { authorizeAdmin } from './authorize.js';
+import type { AppEnv } from './app-env.js';
 import { errorResponse } from './errors.js';
-import { jsonBody, testCasesBody, testCasesOf } from './json-body.js';
-import { readBody } from './read-body.js';
-import { InFlightBodies } from './body-budget.js';
-import { RateLimiter } from './rate-limit.js';
-import { type BodyCaps, DEFAULT_BODY_CAPS } from './body-caps.js';
+import { flakyTestRoutes } from './flaky-test-routes.js';
+import { healthRoutes } from './health-routes.js';
+import { projectAuth } from './project-auth.js';
 import { quarantineRoutes } from './quarantine-routes.js';
+import { rampRoutes } from './ramp-routes.js';
+import { runRoutes } from './run-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { verdictRoutes } from './verdict-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
-import { type ParsedVerdictRequest, parseGateUpload, parseRunUpload, parseSettingsPatch, parseVerdictRequest } from '../validation/parse-body.js';
-import type { Account } from '../accounts/accounts.js';
-import type { Project } from '../accounts/projects.js';
-import type { WaitFor } from '../presence/presence.js';
 
 export interface AppDeps {
   db: Database;
@@ -75,20 +60,6 @@ export interface AppDeps {
   accountBodyBytes?: number;
 }
 
-/** A per-account request rate: `burst` requests at once, `perSecond` more every second. */
-export interface AccountRate {
-  perSecond: number;
-  burst: number;
-}
-
-/**
- * The default per-account rate: 100 requests a second, 1,000 at once. A CI fleet makes about five
- * requests per job (quarantine list, upload, verdict, gate, report): a thousand jobs starting in
- * the same second fit its burst. STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND and
- * STRESS_GATE_ACCOUNT_BURST change it (0: no limit).
- */
-export const ACCOUNT_RATE: AccountRate = { perSecond: 100, burst: 1_000 };
-
 type Env = AppEnv;
 
 /**
@@ -105,6 +76,7 @@ type Env = AppEnv;
  */
 export const verdictConcurrency = (db: Database): number => (db.cache.soleWriter ? 4 : 12);
 
+/** The verdict API's routes (and the dashboard's, unless `dashboard: false`) over one database. */
 export function createApp(deps: AppDeps): Hono<Env> {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -112,11 +84,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...deps.bodyCaps };
   const webhookTargets = deps.webhookTargets ?? PUBLIC_ONLY;
   const rate = deps.accountRate === undefined ? ACCOUNT_RATE : deps.accountRate;
-  const accountRequests = rate === null ? null : new RateLimiter(rate.burst, rate.perSecond);
   const bodies = new InFlightBodies(deps.accountBodyBytes);
-  const verdictLog = deps.verdictLog ?? directVerdictLog(db);
-  const afterIngest = deps.afterIngest ?? inlineAfterIngest();
-  const verdicts = new Admission(deps.verdictConcurrency ?? verdictConcurrency(db));
   const app = new Hono<Env>();
 
   app.use(requestId());
@@ -130,129 +98,23 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.onError((error, c) => errorResponse(c, error, c.get('log') ?? deps.log));
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
+  healthRoutes(app, db, deps.ready);
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
-    try {
-      await deps.ready();
-      await db.engine.ping();
-      return c.json({ status: 'ready', engine: db.engine.kind });
-    } catch (error) {
-      return c.json({ status: 'unavailable', engine: db.engine.kind, message: (error as Error).message }, 503);
-    }
-  });
-
+  // The project routes, under /api/v1/projects/:project/: authenticated before any reads a body.
   const api = new Hono<Env>();
-  // Authentication on the headers alone, before any route reads a body (read-body.ts).
-  api.use('/:project/*', async (c, next) => {
-    await deps.ready();
-    const principal = await authenticate(db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken);
-    // Each account's requests at its own rate: one account's volume is not another's wait.
-    const decision = principal.credential === 'operator' || accountRequests === null ? null : accountRequests.take(principal.account.accountId);
-    if (decision && !decision.allowed) {
-      const error = new VerdictApiError('TOO_MANY_REQUESTS', `Authorization: this account is over its rate of ${rate!.perSecond} requests a second (${rate!.burst} at once); retry in ${decision.retryAfterSeconds} s`, 'Authorization');
-      error.retryAfterSeconds = decision.retryAfterSeconds;
-      throw error;
-    }
-    c.set('principal', principal);
-    await next();
+  projectAuth(api, { db, ready: deps.ready, operatorToken: deps.operatorToken, accountRequests: rate === null ? null : new AccountRequests(rate) });
+  settingsRoutes(api, db, clock, caps);
+  runRoutes(api, { ...domain, clock, caps, bodies, afterIngest: deps.afterIngest ?? inlineAfterIngest() });
+  flakyTestRoutes(api, db, clock);
+  rampRoutes(api, db, clock);
+  verdictRoutes(api, {
+    db,
+    clock,
+    caps,
+    bodies,
+    verdicts: new Admission(deps.verdictConcurrency ?? verdictConcurrency(db)),
+    verdictLog: deps.verdictLog ?? directVerdictLog(db),
   });
-
-  api.get('/:project/settings', (c) => {
-    authorizeAdmin(c.get('principal'), 'settings.read');
-    return c.json(settingsOf(c.get('principal').project));
-  });
-  api.patch('/:project/settings', async (c) => {
-    authorizeAdmin(c.get('principal'), 'settings.write');
-    const patch = parseSettingsPatch(await jsonBody(c, caps.small));
-    const principal = c.get('principal');
-    return c.json(settingsOf(await writeSettings(db, principal.project, patch, principal.actor, clock())));
-  });
-  api.get('/:project/settings/audit', async (c) => {
-    authorizeAdmin(c.get('principal'), 'settings.read');
-    return c.json({ changes: await settingsAudit(db, c.get('principal').project.projectId) });
-  });
-  api.get('/:project/runs', async (c) => {
-    authorizeAdmin(c.get('principal'), 'runs.list');
-    return c.json({ runs: await listRuns(db, c.get('principal').project) });
-  });
-  api.get('/:project/ramp', async (c) => {
-    authorizeAdmin(c.get('principal'), 'ramp.read');
-    return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
-  });
-  api.post('/:project/runs', async (c) => {
-    const principal = c.get('principal');
-    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId)));
-    const { project } = principal;
-    const now = clock();
-    // A merge-request token's run is never the default branch's history (docs/security.md):
-    // naming the default branch is refused, and any other branch is stored as no CI run, so
-    // that making that branch the default later does not make it history either.
-    if (principal.scope === 'merge-request' && project.defaultBranch !== null && parsed.branch === project.defaultBranch) {
-      throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
-    }
-    const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
-    await claimRun(principal, run.runId, now);
-    const result = await ingestRun(db, project, run, now);
-    if (!result.duplicate) await afterIngest({ ...domain, log: c.get('log') }, project, run, now);
-    return c.json(result, 201);
-  });
-  api.get('/:project/flaky-tests', async (c) => {
-    authorizeAdmin(c.get('principal'), 'flakiness.read');
-    return c.json(await flakyTests(db, c.get('principal').project, clock()));
-  });
-  api.get('/:project/runs/:runId/report.md', async (c) => {
-    const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
-    return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
-  });
-  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
-  api.post('/:project/runs/:runId/gate', async (c) => {
-    const runId = runIdParam(c.req.param('runId'));
-    const principal = c.get('principal');
-    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
-    const now = clock();
-    // Only the run's own credential writes its gate result, once per shard; a retry of the same
-    // result is answered again. A body refused anyway (a repeated identity) claims nothing.
-    rejectDuplicates(gate.testCases, 'testCases');
-    await claimRun(principal, runId, now);
-    const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
-    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
-    if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
-    return c.json(await recordGate(db, principal.project, runId, gate), 201);
-  });
-  api.post('/:project/verdict', async (c) => {
-    const { project, account } = c.get('principal');
-    // The body is in before a place is asked for (a slow body holds none), and parsed once
-    // admitted: parsing is the CPU work the places limit (admission.ts).
-    const budget = bodies.budget(account.accountId);
-    let bytes: Buffer | null;
-    try {
-      bytes = await readBody(c, caps.verdict, budget);
-    } catch (error) {
-      budget.release();
-      throw error;
-    }
-    return verdicts.run(account.accountId, async (place) => {
-      let request: ParsedVerdictRequest;
-      try {
-        request = parseVerdictRequest(testCasesOf(bytes!));
-      } finally {
-        bytes = null; // not held through the verdict's wait (startVerdict)
-        budget.release();
-      }
-      const { pending, context } = startVerdict(db, project, account, request, place.during);
-      const answer = await pending;
-      await verdictLog.record(answer, context, clock());
-      return c.json(answer);
-    });
-  });
-
-  /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
-  async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {
-    const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
-    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
-  }
-
   quarantineRoutes(api, domain, clock, caps);
   webhookRoutes(api, db, clock, caps, webhookTargets);
   tokenRoutes(api, db, caps);
@@ -263,18 +125,4 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
   if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, webhookTargets, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
-}
-
-/**
- * Starts the verdict on a request and keeps of the request only what its telemetry row needs: in
- * a plain function, so that no async frame holds the request through the verdict's wait (verdict.ts).
- */
-function startVerdict(db: Database, project: Project, account: Account, request: ParsedVerdictRequest, waitFor: WaitFor) {
-  return { pending: verdict(db, project, account, request, waitFor), context: { runId: request.runId, mode: request.mode } };
-}
-
-function runIdParam(value: string): string {
-  const runId = v.safeParse(RunId, value);
-  if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
-  return runId.output;
 }

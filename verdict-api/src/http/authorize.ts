@@ -3,7 +3,7 @@
 // runs it uploaded (the CLI prints their page and posts their report); every other action needs
 // an account's admin credential (API or signed-in dashboard) or the operator's.
 import { VerdictApiError } from '../errors/errors.js';
-import type { Principal } from './auth.js';
+import type { Principal } from '../accounts/principal.js';
 
 /** What an administrative call reads or changes. */
 export type AdminAction =

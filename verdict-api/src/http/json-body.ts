@@ -3,8 +3,9 @@
 import type { Context } from 'hono';
 import { MAX_IDENTITIES } from '../contract.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import { isUuid } from '../identity/uuid.js';
 import { parseJsonBuffer } from './json-buffer.js';
-import { type BodyBudget, readBody } from './read-body.js';
+import { type BodyBudget, readBody } from '../limits/read-body.js';
 
 /** Parses a JSON body of at most `cap` bytes. */
 export async function jsonBody(c: Context, cap: number): Promise<unknown> {
@@ -64,10 +65,8 @@ function checked(body: unknown): unknown {
   return body;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** A path parameter that must be a lowercase UUID (test case ids, webhook ids). */
 export function uuidParam(value: string, field: string): string {
-  if (!UUID_RE.test(value)) throw new BadRequestError(`${field}: must be a UUID such as 0f1e2d3c-…`, field);
+  if (!isUuid(value)) throw new BadRequestError(`${field}: must be a UUID such as 0f1e2d3c-…`, field);
   return value;
 }

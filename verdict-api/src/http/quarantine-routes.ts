@@ -15,7 +15,7 @@ import { UnquarantineBody as Unquarantine } from '../contract.js';
 import { parseBody, parseQuarantineWrite, parseQuarantineWriteByIdentity } from '../validation/parse-body.js';
 import { authorizeAdmin } from './authorize.js';
 import type { AppEnv } from './app-env.js';
-import type { BodyCaps } from './body-caps.js';
+import type { BodyCaps } from '../limits/body-caps.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
 /** Adds GET/POST …/quarantine, PUT/DELETE …/quarantine/:testCaseId and GET …/test-cases/:testCaseId. */

@@ -6,7 +6,7 @@ import { createToken, listTokens, revokeToken, TOKEN_SCOPES } from '../accounts/
 import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
-import type { BodyCaps } from './body-caps.js';
+import type { BodyCaps } from '../limits/body-caps.js';
 import { authorizeAdmin } from './authorize.js';
 import { optionalJsonBody, uuidParam } from './json-body.js';
 

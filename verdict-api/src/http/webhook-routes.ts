@@ -8,7 +8,7 @@ import { parseWebhookCreate } from '../validation/parse-body.js';
 import { pageParams } from '../quarantine/list-quarantine.js';
 import { authorizeAdmin } from './authorize.js';
 import type { AppEnv } from './app-env.js';
-import type { BodyCaps } from './body-caps.js';
+import type { BodyCaps } from '../limits/body-caps.js';
 import { jsonBody, uuidParam } from './json-body.js';
 import type { TargetPolicy } from '../config/webhook-allow-list.js';
 import { checkedWebhook } from '../alerts/webhooks-store.js';

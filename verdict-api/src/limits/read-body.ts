@@ -59,7 +59,7 @@ function fromIncoming(incoming: IncomingMessage, cap: number, budget: BodyBudget
     let size = 0;
     const stop = (error: Error) => {
       cleanup();
-      // Nothing more is read: the response closes the connection (app.ts).
+      // Nothing more is read: @hono/node-server discards the rest once the answer is out (above).
       incoming.pause();
       reject(error);
     };

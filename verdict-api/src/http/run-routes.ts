@@ -1,0 +1,92 @@
+// A project's runs over HTTP: the upload (test insights), the list, one run's page and its
+// Markdown report, and the gate's result on a run. A run id belongs to the credential that
+// uploaded under it first (run-claims/run-claims.ts): another one's upload or gate result is a 409.
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import type { Principal } from '../accounts/principal.js';
+import type { Clock } from '../clock/clock.js';
+import { RunId } from '../contract.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
+import type { AfterIngest } from '../flakiness/on-run-ingested.js';
+import { recordGate } from '../gated-observation/record-gate.js';
+import { rejectDuplicates } from '../ingest/duplicates.js';
+import { ingestRun } from '../ingest/ingest-run.js';
+import type { InFlightBodies } from '../limits/body-budget.js';
+import type { BodyCaps } from '../limits/body-caps.js';
+import { bodyHash, claim } from '../run-claims/run-claims.js';
+import { listRuns } from '../run-page/list-runs.js';
+import { runPage } from '../run-page/run-page.js';
+import { renderRunReport } from '../run-report/render-markdown.js';
+import { parseGateUpload, parseRunUpload } from '../validation/parse-body.js';
+import type { AppEnv } from './app-env.js';
+import { authorizeAdmin } from './authorize.js';
+import { testCasesBody } from './json-body.js';
+
+/** What the run routes need besides the domain's dependencies. */
+export interface RunRoutesDeps extends DomainDeps {
+  clock: Clock;
+  caps: BodyCaps;
+  /** Each account's in-flight body bytes. */
+  bodies: InFlightBodies;
+  /** When an upload's flakiness evaluation runs. */
+  afterIngest: AfterIngest;
+}
+
+/** Adds GET/POST …/runs, GET …/runs/:runId, GET …/runs/:runId/report.md and POST …/runs/:runId/gate. */
+export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
+  const { db, clock, caps, bodies } = deps;
+
+  api.get('/:project/runs', async (c) => {
+    authorizeAdmin(c.get('principal'), 'runs.list');
+    return c.json({ runs: await listRuns(db, c.get('principal').project) });
+  });
+  api.post('/:project/runs', async (c) => {
+    const principal = c.get('principal');
+    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId)));
+    const { project } = principal;
+    const now = clock();
+    // A merge-request token's run is never the default branch's history (docs/security.md):
+    // naming the default branch is refused, and any other branch is stored as no CI run, so
+    // that making that branch the default later does not make it history either.
+    if (principal.scope === 'merge-request' && project.defaultBranch !== null && parsed.branch === project.defaultBranch) {
+      throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
+    }
+    const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
+    await claimRun(principal, run.runId, now);
+    const result = await ingestRun(db, project, run, now);
+    if (!result.duplicate) await deps.afterIngest({ db, log: c.get('log'), notifier: deps.notifier }, project, run, now);
+    return c.json(result, 201);
+  });
+  api.get('/:project/runs/:runId/report.md', async (c) => {
+    const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
+    return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
+  });
+  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
+  api.post('/:project/runs/:runId/gate', async (c) => {
+    const runId = runIdParam(c.req.param('runId'));
+    const principal = c.get('principal');
+    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
+    const now = clock();
+    // Only the run's own credential writes its gate result, once per shard; a retry of the same
+    // result is answered again. A body refused anyway (a repeated identity) claims nothing.
+    rejectDuplicates(gate.testCases, 'testCases');
+    await claimRun(principal, runId, now);
+    const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
+    if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
+    return c.json(await recordGate(db, principal.project, runId, gate), 201);
+  });
+
+  /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
+  async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {
+    const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
+    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
+  }
+}
+
+function runIdParam(value: string): string {
+  const runId = v.safeParse(RunId, value);
+  if (!runId.success) throw new BadRequestError(`runId: ${runId.issues[0].message}`, 'runId');
+  return runId.output;
+}

@@ -1,0 +1,16 @@
+// The signed-in account's list of projects.
+import type { Hono } from 'hono';
+import { getAccount } from '../accounts/accounts.js';
+import { listProjectsOfAccount } from '../accounts/projects.js';
+import { ProjectsPage } from './projects-page.js';
+import { frame, html } from './respond.js';
+import type { DashboardDeps, WebEnv } from './web-env.js';
+
+/** Adds GET /projects. */
+export function projectsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+  web.get('/projects', async (c) => {
+    const s = c.get('session');
+    const [projects, account] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId)]);
+    return html(c, <ProjectsPage frame={frame(c, 'Projects')} projects={projects} entitled={account?.stressGateEntitled ?? false} />);
+  });
+}

@@ -1,0 +1,34 @@
+// A project's runs: the list, and one run's page.
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { RunId } from '../contract.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { listRuns, runGateBadge } from '../run-page/list-runs.js';
+import { runPage } from '../run-page/run-page.js';
+import { frame, html, notFound, projectOf } from './respond.js';
+import { RunPageView } from './run-page.js';
+import { RunsPage } from './runs-page.js';
+import type { DashboardDeps, WebEnv } from './web-env.js';
+
+/** Adds GET /projects/:project/runs and GET /projects/:project/runs/:runId. */
+export function runsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+  web.get('/projects/:project/runs', async (c) => {
+    const p = await projectOf(db, c);
+    if (p instanceof Response) return p;
+    return html(c, <RunsPage frame={frame(c, 'Runs', p.project.handle)} runs={await listRuns(db, p.project)} />);
+  });
+
+  web.get('/projects/:project/runs/:runId', async (c) => {
+    const p = await projectOf(db, c);
+    if (p instanceof Response) return p;
+    const runId = c.req.param('runId');
+    if (!v.is(RunId, runId)) return notFound(c, 'No such run.');
+    try {
+      const page = await runPage(db, p.project, runId);
+      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} badge={await runGateBadge(db, p.project, runId)} stress={p.project.stress} />);
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'NOT_FOUND') return notFound(c, 'No such run in this project.');
+      throw e;
+    }
+  });
+}

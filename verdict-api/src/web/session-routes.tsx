@@ -1,0 +1,85 @@
+// Signing in and out, and the session every other page needs. Signing in with an account's admin
+// credential opens a session (HttpOnly cookie); every later form carries the session's CSRF token
+// and every POST must come from this origin.
+import type { Context, Hono } from 'hono';
+import { getAccount } from '../accounts/accounts.js';
+import { adminGrant } from '../accounts/admin-credentials.js';
+import { endSession, openSession, sessionOf } from '../accounts/sessions.js';
+import { incomingOf } from '../limits/read-body.js';
+import { RateLimiter } from '../limits/rate-limit.js';
+import { takeForm } from './forms.js';
+import { html } from './respond.js';
+import { clearSessionCookie, csrfMatches, sameOrigin, sessionSecret, setSessionCookie } from './session.js';
+import { MessagePage, SignInPage } from './sign-in-page.js';
+import type { DashboardDeps, WebEnv } from './web-env.js';
+
+/** Failed sign-ins per client address: 10 at once, then one more every 30 s. */
+export const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_REFILL_PER_SECOND = 1 / 30;
+
+/** The address the request came from (behind a proxy: the proxy's, so the limit is then shared). */
+function clientAddress(c: Context): string {
+  return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * Adds GET/POST /sign-in, then the session check that every route added after it passes through
+ * (no live session: to /sign-in; a POST without its CSRF token or from elsewhere: 403), then POST /sign-out.
+ */
+export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
+  const { db, clock } = deps;
+  const signIns = new RateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PER_SECOND);
+
+  web.get('/sign-in', (c) => html(c, <SignInPage />));
+  web.post('/sign-in', async (c) => {
+    if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
+    // A client address over its failed sign-ins is refused before its credential is looked at:
+    // guessing gets no answer, right or wrong, until the window has passed.
+    const client = clientAddress(c);
+    const limit = signIns.peek(client);
+    if (!limit.allowed) {
+      c.header('Retry-After', String(limit.retryAfterSeconds));
+      return html(c, <SignInPage error={`Too many failed sign-ins from your address; try again in ${limit.retryAfterSeconds} s.`} />, 429);
+    }
+    const refused = await takeForm(c, deps.caps.signIn);
+    if (refused) return refused;
+    const form = await c.req.parseBody();
+    const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
+    const grant = credential.startsWith('sga_') && credential.length < 200 ? await adminGrant(db, credential) : null;
+    if (!grant) {
+      signIns.take(client);
+      return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+    }
+    const { secret, session } = await openSession(db, grant, clock());
+    setSessionCookie(c, secret, session.expiresAt, deps.publicUrl);
+    return c.redirect('/projects', 303);
+  });
+
+  // Every other page needs a live session; every POST its CSRF token and this origin.
+  web.use('*', async (c, next) => {
+    const secret = sessionSecret(c);
+    const session = secret && secret.length < 100 ? await sessionOf(db, secret, clock()) : null;
+    if (!session) {
+      if (secret) clearSessionCookie(c, deps.publicUrl);
+      return c.redirect('/sign-in', 303);
+    }
+    const account = await getAccount(db, session.accountId);
+    c.set('session', session);
+    c.set('accountName', account?.name ?? 'account');
+    if (c.req.method === 'POST') {
+      const refused = await takeForm(c, deps.caps.form);
+      if (refused) return refused;
+      const form = await c.req.parseBody();
+      if (!sameOrigin(c, deps.publicUrl) || !csrfMatches(form['csrf'], session.csrfToken)) {
+        return html(c, <MessagePage title="Refused" message="csrf: this form was not sent from your dashboard session; reload the page and try again." />, 403);
+      }
+    }
+    await next();
+  });
+
+  web.post('/sign-out', async (c) => {
+    await endSession(db, sessionSecret(c)!, clock());
+    clearSessionCookie(c, deps.publicUrl);
+    return c.redirect('/sign-in', 303);
+  });
+}

@@ -1,0 +1,53 @@
+// A project's CI tokens: the list (never a secret), issuing one (its secret shown on that answer
+// only), revoking one.
+import type { Hono } from 'hono';
+import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { isUuid } from '../identity/uuid.js';
+import { formOf, text } from './forms.js';
+import { frame, html, notFound, projectOf, projectPath } from './respond.js';
+import { TokensPage } from './tokens-page.js';
+import type { DashboardDeps, WebEnv } from './web-env.js';
+
+/** Adds GET/POST /projects/:project/tokens and POST …/tokens/:tokenId/revoke. */
+export function tokensRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+  web.get('/projects/:project/tokens', async (c) => {
+    const p = await projectOf(db, c);
+    if (p instanceof Response) return p;
+    return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} />);
+  });
+
+  web.post('/projects/:project/tokens', async (c) => {
+    const p = await projectOf(db, c);
+    if (p instanceof Response) return p;
+    const f = await formOf(c);
+    const name = text(f, 'name').slice(0, 256) || 'ci';
+    const scope = text(f, 'scope');
+    if (scope !== 'default-branch' && scope !== 'merge-request') {
+      return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error="scope: choose what the token is for: merge requests or the default branch." />, 400);
+    }
+    let created: Awaited<ReturnType<typeof createToken>>;
+    try {
+      created = await createToken(db, p.project.projectId, name, scope);
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'CONFLICT') return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} error={`Not created: ${e.message}`} />, 400);
+      throw e;
+    }
+    // Shown once, on this response; never again.
+    return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={await listTokens(db, p.project.projectId)} created={created} />);
+  });
+
+  web.post('/projects/:project/tokens/:tokenId/revoke', async (c) => {
+    const p = await projectOf(db, c);
+    if (p instanceof Response) return p;
+    const id = c.req.param('tokenId');
+    if (!isUuid(id)) return notFound(c, 'No such token.');
+    try {
+      await revokeToken(db, p.project.projectId, id);
+    } catch (e) {
+      if (e instanceof VerdictApiError && e.code === 'NOT_FOUND') return notFound(c, 'No such token in this project.');
+      throw e;
+    }
+    return c.redirect(`${projectPath(p)}/tokens`, 303);
+  });
+}
