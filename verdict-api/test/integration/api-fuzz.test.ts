@@ -164,8 +164,12 @@ describe('the API under fuzzing (embedded chDB)', () => {
 
   it('reads back every gate it accepted, evidence and all, as the run JSON and the run report: never 5xx', async () => {
     let read = 0;
+    let drawn = 0;
     await fc.assert(
-      fc.asyncProperty(runId, validRun, bodyOf(validGate), async (id, upload, gate) => {
+      fc.asyncProperty(runId, validRun, bodyOf(validGate), async (drawnId, upload, gate) => {
+        // A run id of its own per draw: the generator repeats short ids, and a run's gate result is
+        // written once (a second, different one is a 409), which would leave few gates to read back.
+        const id = `${drawnId}-${drawn++}`;
         await check('POST', `${base()}/runs`, p.token, { ...upload, runId: id });
         const posted = await call('POST', `${base()}/runs/${encodeURIComponent(id)}/gate`, p.token, JSON.stringify(gate));
         if (posted.status >= 500) throw new Error(`gate → ${posted.status} ${JSON.stringify(posted.body)} for ${JSON.stringify(gate).slice(0, 400)}`);
