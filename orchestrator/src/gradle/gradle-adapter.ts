@@ -9,7 +9,7 @@ import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
-import { runDirectPass } from '../jvm/direct-pass.js';
+import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 import { runGradleExecutor } from './gradle-executor.js';
 import { runGradleFirstPass } from './gradle-first-pass.js';
@@ -59,24 +59,13 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
         deps.logger.info({ why: targets.why }, 'direct executor unavailable: the Gradle executor runs the stress pass');
         return { executor: 'gradle', concurrency: 1, fallback: targets.why };
       }
-      return { executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null };
+      return { executor: 'direct', concurrency: directConcurrency(stress, request.parallelJvms), fallback: null };
     },
     stressPass: async (stress, args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
       const targets = plan.executor === 'direct' ? await targetsOf(stress) : null;
       if (!targets?.ok) return runGradleExecutor(stress, args, ceilingSeconds, { ...executorDeps, ...(signal ? { signal } : {}) }, plan.fallback);
-      const pass = await runDirectPass(targets.targets, targets.unrunnable, {
-        runnerJar: setup.runnerJar,
-        workDir: setup.workDir,
-        outputDir: path.join(projectDir, 'build', 'stress-gate', 'repetitions'),
-        concurrency: plan.concurrency,
-        ceilingSeconds,
-        env: deps.env,
-        logger: deps.logger,
-        err: deps.err,
-        errIsTTY: deps.errIsTTY ?? false,
-        ...(signal ? { signal } : {}),
-        ...(untilFailure ? { untilFailure } : {}),
-      });
+      const context = { runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: path.join(projectDir, 'build', 'stress-gate', 'repetitions'), env: deps.env, logger: deps.logger, err: deps.err, errIsTTY: deps.errIsTTY ?? false };
+      const pass = await runAdapterDirectPass(targets.targets, targets.unrunnable, context, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
     settle: () => archives.settle(),

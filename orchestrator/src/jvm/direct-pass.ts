@@ -30,6 +30,31 @@ export interface DirectPassOptions {
   untilFailure?: boolean;
 }
 
+/** How many repetition JVMs a direct pass runs at once: the request's bound, at most one a repetition. */
+export function directConcurrency(stress: readonly GateCandidate[], parallelJvms: number): number {
+  return Math.max(1, Math.min(parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0)));
+}
+
+/** What an adapter holds for every direct pass of its invocation. */
+export type AdapterPassContext = Pick<DirectPassOptions, 'runnerJar' | 'workDir' | 'outputDir' | 'env' | 'logger' | 'err'> & { errIsTTY?: boolean };
+
+/** A direct pass as an adapter runs it: its invocation's context, the plan's concurrency and the core's options. */
+export function runAdapterDirectPass(
+  targets: readonly StressTarget[],
+  unrunnable: readonly { candidate: GateCandidate; why: string }[],
+  context: AdapterPassContext,
+  pass: { concurrency: number; ceilingSeconds: number | null; signal?: AbortSignal | undefined; untilFailure?: boolean | undefined },
+): Promise<StressPassResult> {
+  return runDirectPass(targets, unrunnable, {
+    ...context,
+    errIsTTY: context.errIsTTY ?? false,
+    concurrency: pass.concurrency,
+    ceilingSeconds: pass.ceilingSeconds,
+    ...(pass.signal ? { signal: pass.signal } : {}),
+    ...(pass.untilFailure ? { untilFailure: true } : {}),
+  });
+}
+
 /** Runs every target's repetitions; candidates the adapter could not select are named as problems. */
 export async function runDirectPass(targets: readonly StressTarget[], unrunnable: readonly { candidate: GateCandidate; why: string }[], o: DirectPassOptions): Promise<StressPassResult> {
   const archives = new Map<string, ClassArchive>();

@@ -5,7 +5,7 @@ import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
-import { runDirectPass } from '../jvm/direct-pass.js';
+import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
 import { runMavenFirstPass, type ForkSource } from './maven-first-pass.js';
 import { prepareMaven, type MavenExecutable } from './maven-setup.js';
 import { mavenTargets } from './maven-targets.js';
@@ -17,6 +17,7 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
   if (maven.note) deps.err(`stress-gate: note: ${maven.note}\n`);
   let sources: ReadonlyMap<string, ForkSource> = new Map();
   const archives = new ArchivesInProgress();
+  const passContext = { runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: path.join(projectDir, 'target', 'stress-gate', 'repetitions'), env: deps.env, logger: deps.logger, err: deps.err, errIsTTY: deps.errIsTTY ?? false };
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
@@ -25,22 +26,10 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
       return pass.first;
     },
     // One executor under Maven: fresh JVMs started like Surefire's forks, several at a time.
-    planStress: async (stress, request) => ({ executor: 'direct', concurrency: Math.max(1, Math.min(request.parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0))), fallback: null }),
+    planStress: async (stress, request) => ({ executor: 'direct', concurrency: directConcurrency(stress, request.parallelJvms), fallback: null }),
     stressPass: async (stress, _args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
       const { targets, unrunnable } = mavenTargets(stress, sources);
-      const pass = await runDirectPass(targets, unrunnable, {
-        runnerJar: setup.runnerJar,
-        workDir: setup.workDir,
-        outputDir: path.join(projectDir, 'target', 'stress-gate', 'repetitions'),
-        concurrency: plan.concurrency,
-        ceilingSeconds,
-        env: deps.env,
-        logger: deps.logger,
-        err: deps.err,
-        errIsTTY: deps.errIsTTY ?? false,
-        ...(signal ? { signal } : {}),
-        ...(untilFailure ? { untilFailure } : {}),
-      });
+      const pass = await runAdapterDirectPass(targets, unrunnable, passContext, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
     settle: () => archives.settle(),
