@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
-import { code, codeBlock, cut } from './contract-markdown.js';
+import { code, codeBlock, cut, framesShown } from './contract-markdown.js';
 
 // A CommonMark parser with raw HTML on, as GitHub and GitLab read a comment before sanitising it.
 const md = new MarkdownIt({ html: true, linkify: true });
@@ -63,5 +63,18 @@ describe('cut', () => {
     const s = cut('ab🧪cd', 4);
     expect(s.isWellFormed()).toBe(true);
     expect(s).toBe('ab…');
+  });
+});
+
+describe('framesShown', () => {
+  const frames = ['at a.A.x(A.java:1)', 'at a.A.y(A.java:2)', 'at a.A.z(A.java:3)', 'at t.T.test(T.java:9)', 'at r.R.run(R.java:4)'];
+  const gap = (n: number) => `… ${n}`;
+  it('shows the top frames when the test line is among them, or unknown', () => {
+    expect(framesShown(frames, 4, 'T.java:9', gap)).toEqual({ lines: frames.slice(0, 4), left: 1 });
+    expect(framesShown(frames, 3, null, gap)).toEqual({ lines: frames.slice(0, 3), left: 2 });
+    expect(framesShown(frames, 3, 'Elsewhere.java:1', gap)).toEqual({ lines: frames.slice(0, 3), left: 2 });
+  });
+  it('keeps the test line when it lies deeper, within the same number of lines', () => {
+    expect(framesShown(frames, 3, 'T.java:9', gap)).toEqual({ lines: ['at a.A.x(A.java:1)', '… 2', 'at t.T.test(T.java:9)'], left: 1 });
   });
 });

@@ -41,3 +41,18 @@ export function cut(text: string, max: number): string {
   if (/[\ud800-\udbff]/.test(text[end - 1] ?? '')) end--;
   return `${text.slice(0, end)}…`;
 }
+
+/**
+ * The lines of a trace's frames shown to a reader, at most `max`: the top ones, and the frame at
+ * `location` (the test's own line, e.g. "CheckoutTest.java:42") even when it lies deeper, as it
+ * does under an assertion library (AssertJ, Jupiter's Assertions: their frames come first); then
+ * the frames between are one line, `gap(n)`. `left` counts the lines after the last one shown.
+ */
+export function framesShown(frames: readonly string[], max: number, location: string | null, gap: (n: number) => string): { lines: string[]; left: number } {
+  const at = location === null ? -1 : frames.findIndex((f) => f.trimEnd().endsWith(`(${location})`));
+  if (at < max || max < 3) {
+    const lines = frames.slice(0, max);
+    return { lines, left: frames.length - lines.length };
+  }
+  return { lines: [...frames.slice(0, max - 2), gap(at - (max - 2)), frames[at]!], left: frames.length - at - 1 };
+}

@@ -4,7 +4,7 @@
 // failures grouped by signature ("3 failed, 2 distinct"). Every field is cut to FAILURE_BOUNDS and
 // says so (truncated); failures and groups beyond their bounds are counted, never dropped silently.
 import { FAILURE_BOUNDS, type FailureGroup, type RepetitionFailure } from '#contract';
-import { cut } from '#markdown';
+import { cut, framesShown } from '#markdown';
 import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { trimTrace } from './trim-trace.js';
 
@@ -113,10 +113,11 @@ const SHOWN_LINES = 5;
 
 /**
  * The first failure as the report shows it (plain text, from the test: the caller renders it
- * safely): the exception and its message, then its top frames; for a JVM that died, how it ended,
- * its hs_err file and its last output lines.
+ * safely): the exception and its message, then its top frames and the test's own line
+ * (`location`, its group's); for a JVM that died, how it ended, its hs_err file and its last
+ * output lines.
  */
-export function firstFailureText(f: RepetitionFailure): string {
+export function firstFailureText(f: RepetitionFailure, location: string | null = null): string {
   const lines: string[] = [];
   if (f.kind === 'crash') {
     lines.push(f.signal ? `its JVM was killed by ${f.signal}` : f.exitCode !== null ? `its JVM exited with code ${f.exitCode}` : 'its JVM died');
@@ -128,9 +129,10 @@ export function firstFailureText(f: RepetitionFailure): string {
   const message = (f.message ?? '').split(/\r\n?|\n/);
   lines.push(`${f.type ?? 'failure'}${f.message ? `: ${message[0]}` : ''}`, ...message.slice(1, SHOWN_LINES));
   if (message.length > SHOWN_LINES) lines.push(`(${message.length - SHOWN_LINES} more lines of the message)`);
-  const frames = (f.stackTrace ?? '').split('\n').filter((l) => /^\s+at /.test(l));
-  lines.push(...frames.slice(0, SHOWN_FRAMES).map((l) => `    ${l.trim()}`));
-  const more = frames.length - Math.min(frames.length, SHOWN_FRAMES) + f.framesOmitted;
+  const frames = (f.stackTrace ?? '').split('\n').filter((l) => /^\s+at /.test(l)).map((l) => `    ${l.trim()}`);
+  const shown = framesShown(frames, SHOWN_FRAMES, location, (n) => `    … ${n} frame${n === 1 ? '' : 's'}`);
+  lines.push(...shown.lines);
+  const more = shown.left + f.framesOmitted;
   if (more > 0) lines.push(`    … ${more} more frame${more === 1 ? '' : 's'}`);
   return lines.join('\n');
 }

@@ -57,6 +57,37 @@ describe('renderReport', () => {
     ]);
   });
 
+  it("shows the test's own line when an assertion library's frames come first (Jupiter's, AssertJ's), the frames between counted", () => {
+    const jupiter: FailureDetail = {
+      kind: 'failure', type: 'org.opentest4j.AssertionFailedError', message: 'expected: <30> but was: <27>',
+      trace: [
+        'org.opentest4j.AssertionFailedError: expected: <30> but was: <27>',
+        '\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)',
+        '\tat org.junit.jupiter.api.AssertionFailureBuilder.buildAndThrow(AssertionFailureBuilder.java:132)',
+        '\tat org.junit.jupiter.api.AssertEquals.failNotEqual(AssertEquals.java:197)',
+        '\tat org.junit.jupiter.api.AssertEquals.assertEquals(AssertEquals.java:150)',
+        '\tat org.junit.jupiter.api.AssertEquals.assertEquals(AssertEquals.java:145)',
+        '\tat org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:531)',
+        `\tat ${S}.appliesDiscount(CheckoutTest.java:42)`,
+        '\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)',
+      ].join('\n'),
+      stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null,
+    };
+    const c = classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: jupiter }), false);
+    expect(renderReport(gateReport('enforce', [c]))).toContain(
+      [
+        '     org.opentest4j.AssertionFailedError: expected: <30> but was: <27>',
+        '         at org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)',
+        '         at org.junit.jupiter.api.AssertionFailureBuilder.buildAndThrow(AssertionFailureBuilder.java:132)',
+        '         at org.junit.jupiter.api.AssertEquals.failNotEqual(AssertEquals.java:197)',
+        '         … 3 frames',
+        `         at ${S}.appliesDiscount(CheckoutTest.java:42)`,
+        '         … 1 more frame',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('shows text from a test with its control characters escaped: no test moves the cursor or recolours the log', () => {
     const hostile = assertion('\u001b[2J\u001b[31mred\rover\nsecond line\u0007');
     const c = classifyCandidate(candidate('a\u001b[1mname\nnext'), withFailures({ 4: hostile }), false);

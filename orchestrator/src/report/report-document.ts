@@ -165,7 +165,7 @@ function findings(r: GateReport): Finding[] {
       sentence,
       groups: e ? groupsLine(e, c.failures) : null,
       // A failure the executor caught nothing of (no exception, not a crash) has no first failure to show.
-      first: first && (first.kind === 'crash' || first.type !== null || first.message !== null || first.stackTrace !== null) ? { repetition: first.repetition, text: firstFailureText(first) } : null,
+      first: first && (first.kind === 'crash' || first.type !== null || first.message !== null || first.stackTrace !== null) ? { repetition: first.repetition, text: firstFailureText(first, e?.groups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null) } : null,
       omitted: e?.failuresOmitted ?? 0,
       reproduce: c.reproduce ?? null,
     };

@@ -120,6 +120,11 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
     expect(r.code).toBe(1);
     expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
+    // Jupiter's assertion frames come first in the trace: the test's own line is shown all the same.
+    const source = await readFile(path.join(dir, 'app/src/test/java/dev/stressgate/example/app/FlakyCounterTest.java'), 'utf8');
+    const line = source.split('\n').findIndex((l) => l.includes('assertNotEquals(')) + 1;
+    expect(r.out).toContain('     org.opentest4j.AssertionFailedError: invocation ');
+    expect(r.out).toMatch(new RegExp(`\\n {9}… \\d+ frames\\n {9}at dev\\.stressgate\\.example\\.app\\.FlakyCounterTest\\.failsEveryThirdInvocation\\(FlakyCounterTest\\.java:${line}\\)\\n`));
   }, 600_000);
 
   it('lets the first pass result stand when the verdict API is unreachable', async () => {

@@ -28,6 +28,8 @@ export function expectStackCaught(p: StackProject, run: { code: number | undefin
     // Why, in the JSON report and on the terminal, and how to rerun it.
     expect(c.evidence?.failures[0]?.message).toContain('expected 30 but was 27');
     // The root module (":") is left out of the selector, which then needs no quotes.
+    // The first failure's frames reach the test's own line, whatever the assertion library's frames above it.
+    expect(run.out).toMatch(new RegExp(`\\n {9}at ${suite.replaceAll('.', '\\.')}\\.${name}\\([A-Za-z]+\\.java:\\d+\\)\\n`));
     expect(c.reproduce).toMatch(new RegExp(`^npx stress-orchestrator .* --stress-tests ${suite.replaceAll('.', '\\.')}\\.${name} --repetitions 50$`));
   }
   expect(run.out).toContain('expected 30 but was 27');

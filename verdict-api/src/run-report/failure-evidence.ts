@@ -4,7 +4,7 @@
 // characters); the run page has the rest. Pure.
 import { formatDuration, type RepetitionFailure } from '../contract.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
-import { code, codeBlock, cut } from '../contract-markdown.js';
+import { code, codeBlock, cut, framesShown } from '../contract-markdown.js';
 
 /** Tests whose evidence the report shows; the others are counted and left to the run page. */
 export const MAX_TESTS_WITH_EVIDENCE = 10;
@@ -44,7 +44,7 @@ function testEvidence(c: GateCandidate, failed: number, repetitions: number): st
   const out = [`#### Why ${code(`${c.suite}.${c.name}`)} failed under the stress gate`, '', `${groupedLine(c, failed, repetitions)}`, ''];
   const first = c.failures[0];
   if (first) {
-    out.push(`${firstFailureLine(first)}:`, '', codeBlock(excerpt(first)));
+    out.push(`${firstFailureLine(first)}:`, '', codeBlock(excerpt(first, c.failureGroups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null)));
   }
   if (c.reproduceCommand !== null) out.push('Rerun it as the gate did:', '', codeBlock(c.reproduceCommand, 'sh'));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
@@ -73,8 +73,8 @@ function firstFailureLine(f: RepetitionFailure): string {
   return `First failure, repetition ${f.repetition} (${took}): the test JVM crashed${how ? ` (${how})` : ''}${hsErr}`;
 }
 
-/** The first failure as Java prints it, bounded: `type: message`, then the top frames. */
-export function excerpt(f: RepetitionFailure): string {
+/** The first failure as Java prints it, bounded: `type: message`, then the top frames and the test's own line (`location`). */
+export function excerpt(f: RepetitionFailure, location: string | null = null): string {
   const message = f.message ?? '';
   const header = f.type !== null ? (message !== '' ? `${f.type}: ${message}` : f.type) : message;
   const lines = bounded(header, MESSAGE_LINES, MESSAGE_CHARS);
@@ -84,8 +84,9 @@ export function excerpt(f: RepetitionFailure): string {
   if (said !== '' && trace.startsWith(said)) trace = trace.slice(said.length);
   else if (f.type !== null && trace.startsWith(f.type)) trace = trace.slice(trace.indexOf('\n') + 1 || trace.length);
   const frames = trace.split('\n').filter((l) => l.trim() !== '');
-  lines.push(...frames.slice(0, TRACE_LINES).map((l) => cut(l, LINE_CHARS)));
-  if (frames.length > TRACE_LINES) lines.push(`\t… ${frames.length - TRACE_LINES} more lines on the run page`);
+  const shown = framesShown(frames, TRACE_LINES, location, (n) => `\t… ${n} ${n === 1 ? 'line' : 'lines'}`);
+  lines.push(...shown.lines.map((l) => cut(l, LINE_CHARS)));
+  if (shown.left > 0) lines.push(`\t… ${shown.left} more ${shown.left === 1 ? 'line' : 'lines'} on the run page`);
   if (lines.length === 0 && f.stderrTail) lines.push(...bounded(f.stderrTail.split(/\r\n?|\n/).slice(-TRACE_LINES).join('\n'), TRACE_LINES, MESSAGE_CHARS));
   return lines.length === 0 ? '(no message, no stack trace)' : lines.join('\n');
 }

@@ -126,6 +126,30 @@ describe('renderRunReport: why the gate caught a test', () => {
     );
   });
 
+  it("keeps the test's own line in the excerpt when an assertion library's frames come first", () => {
+    const jupiter = [
+      'org.opentest4j.AssertionFailedError: expected: <30> but was: <27>',
+      ...['build', 'buildAndThrow', 'failNotEqual', 'assertEquals', 'assertEquals', 'assertEquals'].map((m, i) => `\tat org.junit.jupiter.api.Assert${i}.${m}(Assert${i}.java:1${i})`),
+      '\tat shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)',
+      '\t... 40 more',
+    ].join('\n');
+    const first = failure({ type: 'org.opentest4j.AssertionFailedError', message: 'expected: <30> but was: <27>', stackTrace: jupiter });
+    const text = renderRunReport(withEvidence([candidate({ failures: [first], failureGroups: [{ signature: 's', type: 'org.opentest4j.AssertionFailedError', location: 'CheckoutTest.java:42', count: 1, repetitions: [2] }] })]));
+    expect(text).toContain(
+      [
+        '```text',
+        'org.opentest4j.AssertionFailedError: expected: <30> but was: <27>',
+        '\tat org.junit.jupiter.api.Assert0.build(Assert0.java:10)',
+        '\tat org.junit.jupiter.api.Assert1.buildAndThrow(Assert1.java:11)',
+        '\tat org.junit.jupiter.api.Assert2.failNotEqual(Assert2.java:12)',
+        '\t… 3 lines',
+        '\tat shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)',
+        '\t… 1 more line on the run page',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it('words a crash, omitted evidence and a client that sent no groups', () => {
     const crash = failure({ repetition: 4, kind: 'crash', type: null, message: null, stackTrace: null, stderrTail: 'a\nb\n#  SIGSEGV (0xb) at pc=0x0\n# An error report file is saved as /tmp/hs_err_pid7.log', exitCode: 134, signal: 'SIGABRT', hsErrFile: '/tmp/hs_err_pid7.log', durationMs: 2500 });
     const text = renderRunReport(withEvidence([candidate({ failures: [crash], failureGroups: [], failuresOmitted: 1, reproduceCommand: null })]));
