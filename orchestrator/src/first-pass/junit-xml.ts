@@ -30,7 +30,6 @@ export const WHOLE_FILE_BYTES = 1024 * 1024;
 
 /** Reads `file` (a stream when large): memory stays bounded whatever its size. Never throws. */
 export async function readJUnitXmlFile(file: string): Promise<JUnitXmlResult> {
-  const reader = createJUnitXmlReader(file);
   // fatal: invalid UTF-8 is an error, not silently replaced (the names are identities).
   const decoder = new TextDecoder('utf-8', { fatal: true });
   // Most reports are a few KB: one open, one read, no 1 MB stream buffer per file (a suite of
@@ -44,12 +43,9 @@ export async function readJUnitXmlFile(file: string): Promise<JUnitXmlResult> {
   if (whole && isUtf8(whole)) {
     // Valid as a whole (checked natively): decoded at once, without a BOM as TextDecoder drops it.
     const bom = whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf ? 3 : 0;
-    const text = whole.toString('utf8', bom);
-    const strict = parseStrictJUnitXml(text, file);
-    if (strict !== null) return strict;
-    reader.write(text);
-    return reader.end();
+    return parseJUnitXml(whole.toString('utf8', bom), file);
   }
+  const reader = createJUnitXmlReader(file);
   const stream = whole ? null : createReadStream(file, { highWaterMark: WHOLE_FILE_BYTES });
   const chunks: Iterable<Buffer> | AsyncIterable<Buffer> = whole ? [whole] : (stream as AsyncIterable<Buffer>);
   let offset = 0;
