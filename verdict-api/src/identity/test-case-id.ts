@@ -117,9 +117,6 @@ let rememberedCount = 0;
 let rememberedBytes = 0;
 let forgotten = 0;
 
-/** What the remembered ids weigh now, by the count above (tests and the bound). */
-export const rememberedWeight = (): { ids: number; bytes: number } => ({ ids: rememberedCount, bytes: rememberedBytes });
-
 /** Orders identities by (module, suite, name), code point by code point, as the cap requires. */
 export function compareIdentities(a: Identity, b: Identity): number {
   return cmp(a.module, b.module) || cmp(a.suite, b.suite) || cmp(a.name, b.name);

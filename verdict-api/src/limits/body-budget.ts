@@ -33,9 +33,4 @@ export class InFlightBodies {
       },
     };
   }
-
-  /** Bytes held by an account now. */
-  of(account: string): number {
-    return this.held.get(account) ?? 0;
-  }
 }

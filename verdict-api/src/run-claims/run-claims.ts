@@ -76,14 +76,3 @@ async function ownerOf(db: Database, projectId: string, runId: string, kind: Cla
   const r = rows[0];
   return r ? { actor: r.actor, bodyHash: r.body_hash } : null;
 }
-
-/** The scope of the credential that claimed a run id, or null (a run stored before claims existed). */
-export async function runScope(db: Database, projectId: string, runId: string): Promise<TokenScope | null> {
-  const rows = await db.engine.query<{ scope: string; seq: unknown }>(sql`
-    SELECT scope, seq FROM ${db.t('run_claims')}
-    WHERE project_id = ${uuid(projectId)} AND run_id = ${runId} AND kind = 'run' AND shard_index = 0
-    ORDER BY seq LIMIT 1`);
-  const s = rows[0]?.scope;
-  return s === undefined ? null : s === 'default-branch' ? 'default-branch' : 'merge-request';
-}
-
