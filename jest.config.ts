@@ -28,6 +28,9 @@ const workspaces = ['verdict-api', 'orchestrator'];
 const config: Config = {
   // Integration tests run real Gradle builds and ClickHouse servers; unit tests finish in ms anyway.
   testTimeout: 300_000,
+  // A handle a test leaves open (a server a failed expectation never closed) must not hold the run
+  // until CI's time limit: jest says so ("Force exiting Jest … --detectOpenHandles") and exits.
+  forceExit: true,
   projects: [
     ...workspaces.map((ws) => ({
       ...shared,

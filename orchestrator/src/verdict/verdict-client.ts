@@ -56,6 +56,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
   /** One request, retried on connection errors and 503 while the call's time budget lasts. */
   async function send(url: string, body: string): Promise<{ response: Response } | { problem: string }> {
     const deadline = Date.now() + options.timeoutMs;
+    let lastProblem: string | null = null;
     for (let attempt = 1; ; attempt++) {
       const left = deadline - Date.now();
       let wait: number;
@@ -75,10 +76,15 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         const err = e as Error;
         if (options.signal?.aborted) return { problem: `${url}: cancelled` };
         const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
-        if (timedOut) return { problem: `${url}: no answer within ${options.timeoutMs / 1000} s` };
+        if (timedOut) {
+          // The budget can end inside a retry: the answers seen before it are the news, not the silence.
+          const within = `no answer within ${options.timeoutMs / 1000} s`;
+          return { problem: lastProblem === null ? `${url}: ${within}` : `${url}: ${lastProblem} after ${attempt} attempts (the last: ${within})` };
+        }
         problem = describeNetworkError(err);
         wait = backoff(attempt);
       }
+      lastProblem = problem;
       const remaining = deadline - Date.now();
       log.info({ url, attempt, problem, wait }, 'request failed');
       if (wait >= remaining || options.signal?.aborted) {
