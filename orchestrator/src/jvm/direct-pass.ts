@@ -70,7 +70,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
       launch: o.launch ?? launchJvm,
       logger: o.logger,
       ...(o.signal ? { signal: o.signal } : {}),
-      progress: (total, deadlineAt) => createProgress({ write: o.err, tty: o.errIsTTY, total, deadlineAt, now: Date.now }),
+      progress: (total, deadlineAt, title) => createProgress({ write: o.err, tty: o.errIsTTY, total, deadlineAt, now: Date.now, title }),
     },
   );
   const problems = [...unrunnable.map((u) => `${u.candidate.suite}.${u.candidate.name} cannot be selected in a fresh JVM: ${u.why}.`), ...pass.problems];

@@ -20,12 +20,14 @@ export interface ProgressOptions {
   /** The ceiling's time; null: none (the line says nothing of it). */
   deadlineAt: number | null;
   now: () => number;
+  /** What the line calls the pass; default `stress pass`. */
+  title?: string;
 }
 
 /** Pure formatting of one progress sentence. */
-export function progressLine(done: number, total: number, failures: number, leftMs: number | null): string {
+export function progressLine(done: number, total: number, failures: number, leftMs: number | null, title = 'stress pass'): string {
   const failed = failures === 0 ? 'no failures' : `${failures} ${failures === 1 ? 'failure' : 'failures'}`;
-  return `stress pass: ${done}/${total} repetitions, ${failed}${leftMs === null ? '' : `, ${formatDuration(Math.max(0, leftMs))} left before the ceiling`}`;
+  return `${title}: ${done}/${total} repetitions, ${failed}${leftMs === null ? '' : `, ${formatDuration(Math.max(0, leftMs))} left before the ceiling`}`;
 }
 
 /** In a CI log, the longest silence between two progress lines. */
@@ -38,7 +40,7 @@ export function createProgress(o: ProgressOptions): Progress {
   let shown = false;
   let lastAt = o.now();
   let lastTenth = 0;
-  const line = () => progressLine(done, o.total, failures, o.deadlineAt === null ? null : o.deadlineAt - o.now());
+  const line = () => progressLine(done, o.total, failures, o.deadlineAt === null ? null : o.deadlineAt - o.now(), o.title);
   return {
     finished(f) {
       done++;

@@ -7,7 +7,7 @@ import { silentLogger } from '../log.js';
 import type { ClassArchive } from './class-archive.js';
 import type { JvmExit, JvmLauncher } from './launch-jvm.js';
 import { createProgress, progressLine } from './progress.js';
-import { runRepetitions } from './run-repetitions.js';
+import { runRepetitions, type RepetitionsDeps } from './run-repetitions.js';
 import type { Selection, StressTarget } from './stress-target.js';
 
 const S = 'com.shop.CheckoutTest';
@@ -75,12 +75,16 @@ function fakeJvm(behave: (test: string, n: number) => Behaviour) {
   return { launch, requests, args, maxAtOnce: () => max };
 }
 
-async function run(targets: StressTarget[], behave: (test: string, n: number) => Behaviour, o: { concurrency?: number; deadlineMs?: number; signal?: AbortSignal; archives?: Map<string, ClassArchive> } = {}) {
+async function run(
+  targets: StressTarget[],
+  behave: (test: string, n: number) => Behaviour,
+  o: { concurrency?: number; deadlineMs?: number; signal?: AbortSignal; archives?: Map<string, ClassArchive>; progress?: RepetitionsDeps['progress'] } = {},
+) {
   const outputDir = await mkdtemp(path.join(os.tmpdir(), 'repetitions-'));
   const fake = fakeJvm(behave);
   const r = await runRepetitions(
     { targets, runnerJar: '/runner.jar', outputDir, concurrency: o.concurrency ?? 2, deadlineMs: o.deadlineMs ?? 60_000, ...(o.archives ? { archives: o.archives } : {}) },
-    { launch: fake.launch, logger: silentLogger(), ...(o.signal ? { signal: o.signal } : {}) },
+    { launch: fake.launch, logger: silentLogger(), ...(o.signal ? { signal: o.signal } : {}), ...(o.progress ? { progress: o.progress } : {}) },
   );
   const statuses = (name: string) => r.repetitions.get(name)!.map((x) => (x.crashed ? 'crash' : x.status));
   return { r, fake, statuses, outputDir };
@@ -118,9 +122,14 @@ describe('the repetition scheduler', () => {
 
   it('runs again alone a candidate that failed while JVMs ran side by side; that run is its verdict', async () => {
     // Fails only in the first 20 JVMs (the concurrent ones): a collision, not the test's own flakiness.
-    const { r, fake, statuses } = await run([target('a', 10), target('b', 10)], (t, n) => (t === 'a' && n < 20 && n % 3 === 0 ? 'FAILURE' : 'SUCCESS'));
+    const lines: string[] = [];
+    const progress: RepetitionsDeps['progress'] = (total, deadlineAt, title) => createProgress({ write: (t) => lines.push(t), tty: false, total, deadlineAt, now: Date.now, title });
+    const { r, fake, statuses } = await run([target('a', 10), target('b', 10)], (t, n) => (t === 'a' && n < 20 && n % 3 === 0 ? 'FAILURE' : 'SUCCESS'), { progress });
     expect(r.confirmed).toBe(1);
     expect(fake.requests).toHaveLength(30);
+    // The rerun says it is running: its own progress, after the first pass's.
+    expect(lines.at(0)).toMatch(/^stress-gate: stress pass: \d+\/20 repetitions/);
+    expect(lines.at(-1)).toMatch(/^stress-gate: stress pass, again alone: 10\/10 repetitions, no failures/);
     expect(statuses('a')).toEqual(Array(10).fill('success'));
     expect(statuses('b')).toHaveLength(10);
   });

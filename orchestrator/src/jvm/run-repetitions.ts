@@ -40,8 +40,8 @@ export interface RepetitionsDeps {
   launch: JvmLauncher;
   logger: Logger;
   signal?: AbortSignal;
-  /** A progress reporter for `total` repetitions. */
-  progress?: (total: number, deadlineAt: number | null) => Progress;
+  /** A progress reporter for `total` repetitions; `title` names a pass other than the first. */
+  progress?: (total: number, deadlineAt: number | null, title?: string) => Progress;
 }
 
 /** What it recorded. */
@@ -110,7 +110,11 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
       if (again.length) {
         confirmed = again.length;
         deps.logger.info({ candidates: again.length }, 'failed while JVMs ran side by side: running them again alone');
-        const alone = await runJobs(jobsOf(again, input.outputDir, 'alone'), 1, input, deps, state, undefined, extra);
+        const aloneJobs = jobsOf(again, input.outputDir, 'alone');
+        // Its own progress line: a rerun of 50 slow repetitions must not look like a hang either.
+        const aloneProgress = deps.progress?.(aloneJobs.length, deadlineAt, 'stress pass, again alone');
+        const alone = await runJobs(aloneJobs, 1, input, deps, state, aloneProgress, extra);
+        aloneProgress?.end();
         for (const [id, reps] of alone) recorded.set(id, reps);
       }
     }

@@ -155,6 +155,16 @@ describe('renderReport', () => {
     expect(out).not.toMatch(/, passed/);
   });
 
+  it('under --stress-tests, names the tests it was given test cases, not new ones, in its warnings too', () => {
+    const cut = classifyCandidate(candidate('a'), reps(4), true);
+    const failed = classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: assertion('expected 30 but was 27') }), false);
+    const out = renderReport(gateReport('report', [cut, failed], null, { mode: 'local', stressPass: { wallClockMs: 1, cut: true, gradleExitCode: null, confirmedAlone: 1 } })).replace(/\n {3}/g, ' ');
+    expect(out).toContain('Stress-testing tests\n  2 test cases, 1 stressed, 0 excluded');
+    expect(out).toContain('The 10-minute ceiling cut the stress pass: 1 test case was not stressed');
+    expect(out).toContain('1 test case failed while its repetitions ran side by side, so it ran again alone');
+    expect(out).not.toContain('new test case');
+  });
+
   it('uses the full class name when two candidates share a simple one, and omits the root module', () => {
     const a = classifyCandidate(candidate('x', { module: ':', suite: 'a.T' }), reps(10), false);
     const b = classifyCandidate(candidate('x', { module: ':', suite: 'b.T', testCaseId: 'other' }), reps(10), false);

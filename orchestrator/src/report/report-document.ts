@@ -174,21 +174,23 @@ function findings(r: GateReport): Finding[] {
 
 function warnings(r: GateReport): Rich[] {
   const out: Rich[] = [];
+  // `--stress-tests` stresses the tests it names, new or not.
+  const testCase = r.mode === 'local' ? 'test case' : 'new test case';
   if (r.counts.notStressed && r.stressPass?.stoppedAtFailure) {
     const n = r.counts.notStressed;
     out.push([`Stopped at the first failure, as --until-failure asks: ${plural(n, 'test case')} did not run all ${n === 1 ? 'its' : 'their'} repetitions.`]);
   } else if (r.counts.notStressed) {
     const limit = r.ceilingSeconds ? `${formatLimit(r.ceilingSeconds * 1000, true)} ` : '';
     const n = r.counts.notStressed;
-    out.push([`The ${limit}ceiling cut the stress pass: ${plural(n, 'new test case')} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`]);
+    out.push([`The ${limit}ceiling cut the stress pass: ${plural(n, testCase)} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`]);
   }
   if (r.counts.errors) {
     const n = r.counts.errors;
-    out.push([`The gate could not stress ${plural(n, 'new test case')} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`]);
+    out.push([`The gate could not stress ${plural(n, testCase)} (its own trouble, not the test's); ${n === 1 ? 'it is' : 'they are'} not counted as passed and cannot block this merge request.`]);
   }
   const alone = r.stressPass?.confirmedAlone ?? 0;
   if (alone) {
-    out.push([`${plural(alone, 'new test case')} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`]);
+    out.push([`${plural(alone, testCase)} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`]);
   }
   if (r.stressPass?.fallback) out.push([`The direct executor could not run (${r.stressPass.fallback}); Gradle ran the repetitions one at a time.`]);
   out.push(...r.problems.map((p) => [p]));
