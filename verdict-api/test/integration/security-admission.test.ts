@@ -124,7 +124,9 @@ describe('verdict admission', () => {
     // other test files taking the cores, each turn of the server's event loop runs up to four of
     // A's verdicts, and B's request needs a few turns to be read at all: it still comes before a
     // good part of the burst (measured: about half).
+    // The order is the measure (before the fix: 0 of A's after B); the time is a looser second
+    // look, since B's clock starts a little after the burst's (measured: 0.47 to 0.75 of it).
     expect(after).toBeGreaterThanOrEqual(12);
-    expect(result.b.ms).toBeLessThan(burstMs * 0.75);
+    expect(result.b.ms).toBeLessThan(burstMs * 0.9);
   }, 120_000);
 });
