@@ -29,7 +29,8 @@ const config: Config = {
   // Integration tests run real Gradle builds and ClickHouse servers; unit tests finish in ms anyway.
   testTimeout: 300_000,
   // A handle a test leaves open (a server a failed expectation never closed) must not hold the run
-  // until CI's time limit: jest says so ("Force exiting Jest … --detectOpenHandles") and exits.
+  // until CI's time limit. Jest's "Force exiting Jest" line follows every run because of it;
+  // `--detectOpenHandles` names a leaked handle.
   forceExit: true,
   projects: [
     ...workspaces.map((ws) => ({

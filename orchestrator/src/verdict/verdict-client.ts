@@ -57,6 +57,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
   async function send(url: string, body: string): Promise<{ response: Response } | { problem: string }> {
     const deadline = Date.now() + options.timeoutMs;
     let lastProblem: string | null = null;
+    const gaveUp = (problem: string, attempts: number, last = '') => ({ problem: `${url}: ${problem}${attempts > 1 ? ` after ${attempts} attempts` : ''}${last}` });
     for (let attempt = 1; ; attempt++) {
       const left = deadline - Date.now();
       let wait: number;
@@ -79,7 +80,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         if (timedOut) {
           // The budget can end inside a retry: the answers seen before it are the news, not the silence.
           const within = `no answer within ${options.timeoutMs / 1000} s`;
-          return { problem: lastProblem === null ? `${url}: ${within}` : `${url}: ${lastProblem} after ${attempt} attempts (the last: ${within})` };
+          return lastProblem === null ? gaveUp(within, 1) : gaveUp(lastProblem, attempt, ` (the last: ${within})`);
         }
         problem = describeNetworkError(err);
         wait = backoff(attempt);
@@ -88,7 +89,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
       const remaining = deadline - Date.now();
       log.info({ url, attempt, problem, wait }, 'request failed');
       if (wait >= remaining || options.signal?.aborted) {
-        return { problem: `${url}: ${problem}${attempt > 1 ? ` after ${attempt} attempts` : ''}` };
+        return gaveUp(problem, attempt);
       }
       await sleep(wait, options.signal);
     }
