@@ -47,7 +47,9 @@ describe('bodies before authentication', () => {
     expect(res.closedByServer).toBe(true);
     // What comes after the answer is discarded for at most 500 ms (@hono/node-server), then the connection is closed.
     expect(res.closedAfterAnswerMs).toBeLessThan(2_000);
-    expect(after.peak - before.peak).toBeLessThan(48 * MiB);
+    // Read and dropped, not kept: the peak grows by the garbage of those 500 ms before a collection
+    // (measured 38-57 MiB while 164-386 MiB arrived), never by the body (678 MiB before the fix).
+    expect(after.peak - before.peak).toBeLessThan(96 * MiB);
   }, 120_000);
 
   it('answers a chunked body with a wrong token 401 before reading it', async () => {
