@@ -31,8 +31,9 @@ describe('renderReport', () => {
         '  10 clean repetitions rule out a failure rate above 26% per run (95%',
         '  confidence); rarer flakes can pass.',
         '',
-        ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
-        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        ' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and would have',
+        '   blocked this merge request. Pass --stress-new-tests enforce to make it',
+        '   blocking.',
         '   2 failed, all alike: AssertionError at CheckoutTest.java:42',
         '   First failure, repetition 4:',
         '     java.lang.AssertionError: expected 30 but was 27',
@@ -102,7 +103,7 @@ describe('renderReport', () => {
     const report = renderReport(gateReport('report', three())).split('\n\n')[0];
     const enforce = renderReport(gateReport('enforce', three()));
     expect(enforce.split('\n\n')[0]).toBe(report);
-    expect(enforce.split('\n\n')[1]!.split('\n')[0]).toBe(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.');
+    expect(enforce.split('\n\n')[1]!.split('\n').slice(0, 2).join('\n')).toBe(' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and blocked this\n   merge request.');
   });
 
   it('prints nothing at all when the branch adds no tests, or the account is not entitled', () => {
@@ -129,7 +130,7 @@ describe('renderReport', () => {
     const muted = classifyCandidate(candidate('flaky', { muted: true }), reps(10, [1, 2, 3]), false);
     const out = renderReport(gateReport('enforce', [muted]));
     expect(out).toContain(':app CheckoutTest.flaky   10 repetitions, 3 failed (muted: cannot fail the gate)\n');
-    expect(out).toContain(' ! flaky failed 3 of 10 repetitions; it is muted, so it cannot fail the gate.\n');
+    expect(out).toContain(' ! CheckoutTest.flaky failed 3 of 10 repetitions; it is muted, so it cannot fail\n   the gate.\n');
     expect(out).not.toContain('blocked');
   });
 
@@ -170,5 +171,22 @@ describe('renderReport', () => {
     const b = classifyCandidate(candidate('x', { module: ':', suite: 'b.T', testCaseId: 'other' }), reps(10), false);
     const out = renderReport(gateReport('report', [a, b]));
     expect(out).toContain('  a.T.x   10 repetitions, passed\n  b.T.x   10 repetitions, passed\n');
+  });
+
+  it('names the class as well as the method in a finding: two inherited tests of different classes never read alike', () => {
+    const inherited = (suite: string) => classifyCandidate(candidate('failsEveryThirdInvocation', { suite, testCaseId: suite }), reps(10, [3, 6, 9, 10]), false);
+    const out = renderReport(gateReport('enforce', [inherited('dev.example.FlakyCounterTest'), inherited('dev.example.SlowCounterTest')])).replace(/\n {3}/g, ' ');
+    expect(out).toContain(' ! FlakyCounterTest.failsEveryThirdInvocation failed 4 of 10 repetitions and blocked this merge request. 4 failed');
+    expect(out).toContain(' ! SlowCounterTest.failsEveryThirdInvocation failed 4 of 10 repetitions and blocked this merge request. 4 failed');
+  });
+
+  it('names the full class in a finding when two candidates share a simple class name, and the module when only it tells them apart', () => {
+    const failing = (module: string, suite: string) => classifyCandidate(candidate('x', { module, suite, testCaseId: `${module}${suite}` }), reps(10, [1]), false);
+    const shared = renderReport(gateReport('enforce', [failing(':', 'a.T'), failing(':', 'b.T')]));
+    expect(shared).toContain(' ! a.T.x failed 1 of 10 repetitions and blocked this merge request.\n');
+    expect(shared).toContain(' ! b.T.x failed 1 of 10 repetitions and blocked this merge request.\n');
+    const modules = renderReport(gateReport('enforce', [failing(':app', 'a.T'), failing(':core', 'a.T')]));
+    expect(modules).toContain(' ! :app T.x failed 1 of 10 repetitions and blocked this merge request.\n');
+    expect(modules).toContain(' ! :core T.x failed 1 of 10 repetitions and blocked this merge request.\n');
   });
 });

@@ -21,7 +21,7 @@ export interface Sentence {
 
 /** A candidate that failed: why, and the command that reruns it. */
 export interface Finding {
-  /** "appliesDiscount failed 3 of 10 repetitions and blocked this merge request." */
+  /** "CheckoutTest.appliesDiscount failed 3 of 10 repetitions and blocked this merge request." */
   sentence: Rich;
   /** "3 failed, 2 distinct: AssertionError at CheckoutTest.java:42 (2x), …" (test text: in code). */
   groups: string | null;
@@ -114,17 +114,31 @@ export function passWords(p: GateReport['stressPass']): string | null {
 
 /** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates share it. */
 export function candidateLabels(candidates: readonly CandidateResult[]): string[] {
+  const names = classAndName(candidates);
+  return candidates.map((c, i) => (c.module === ':' ? names[i]! : `${c.module} ${names[i]}`));
+}
+
+/**
+ * How a sentence names each candidate: its row's label without the module ("CheckoutTest.appliesDiscount"),
+ * so that inherited tests of two classes never read alike; with the module when two would.
+ */
+export function testNames(candidates: readonly CandidateResult[]): string[] {
+  const names = classAndName(candidates);
+  const labels = candidateLabels(candidates);
+  const seen = new Map<string, number>();
+  for (const n of names) seen.set(n, (seen.get(n) ?? 0) + 1);
+  return names.map((n, i) => (seen.get(n)! > 1 ? labels[i]! : n));
+}
+
+/** "CheckoutTest.appliesDiscount", or "com.shop.CheckoutTest.appliesDiscount" when two classes of a module share the simple name. */
+function classAndName(candidates: readonly CandidateResult[]): string[] {
   const simple = (s: string) => s.slice(s.lastIndexOf('.') + 1);
   const owners = new Map<string, Set<string>>();
   for (const c of candidates) {
     const key = `${c.module} ${simple(c.suite)}`;
     owners.set(key, (owners.get(key) ?? new Set()).add(c.suite));
   }
-  return candidates.map((c) => {
-    const suite = owners.get(`${c.module} ${simple(c.suite)}`)!.size > 1 ? c.suite : simple(c.suite);
-    const label = `${suite}.${c.name}`;
-    return c.module === ':' ? label : `${c.module} ${label}`;
-  });
+  return candidates.map((c) => `${owners.get(`${c.module} ${simple(c.suite)}`)!.size > 1 ? c.suite : simple(c.suite)}.${c.name}`);
 }
 
 function outcomeWords(c: CandidateResult, r: GateReport): { repetitions: string; outcome: string } {
@@ -152,13 +166,15 @@ function crashWords(n: number): string {
 function findings(r: GateReport): Finding[] {
   const failed = [...r.candidates.filter((c) => !c.muted && c.outcome === 'failed'), ...r.candidates.filter((c) => c.muted && c.outcome === 'failed')];
   const lastBlocking = failed.filter((c) => !c.muted).length - 1;
+  const names = new Map(testNames(r.candidates).map((n, i) => [r.candidates[i]!, n]));
   return failed.map((c, i) => {
+    const name = code(names.get(c)!);
     const of = `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
     const sentence = c.muted
-      ? rich`${code(c.name)} failed ${of}; it is muted, so it cannot fail the gate.`
+      ? rich`${name} failed ${of}; it is muted, so it cannot fail the gate.`
       : r.mode === 'local'
-        ? rich`${code(c.name)} failed ${of}.`
-        : rich`${code(c.name)} failed ${of} and ${r.mode === 'enforce' ? 'blocked' : 'would have blocked'} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
+        ? rich`${name} failed ${of}.`
+        : rich`${name} failed ${of} and ${r.mode === 'enforce' ? 'blocked' : 'would have blocked'} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
     const e = c.evidence;
     const first = e?.failures[0];
     return {

@@ -50,4 +50,11 @@ describe('the job summary', () => {
     expect(md).toContain('at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)');
     expect(md).toContain("```sh\nnpx stress-orchestrator gradle test --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50\n```");
   });
+
+  it('names the class as well as the method in each finding: two inherited tests of different classes never read alike', () => {
+    const inherited = (suite: string) => classifyCandidate(candidate('failsEveryThirdInvocation', { suite, testCaseId: suite }), recorded('expected 30 but was 27'), false);
+    const md = renderStepSummary(gateReport('enforce', [inherited('dev.example.FlakyCounterTest'), inherited('dev.example.SlowCounterTest')]));
+    expect(md).toContain('> ⚠️ `FlakyCounterTest.failsEveryThirdInvocation` failed 1 of 10 repetitions and blocked this merge request.\n');
+    expect(md).toContain('> ⚠️ `SlowCounterTest.failsEveryThirdInvocation` failed 1 of 10 repetitions and blocked this merge request.\n');
+  });
 });

@@ -76,7 +76,7 @@ describe('the gate end to end: real Gradle, real verdict API', () => {
   it('blocks in enforce mode with the exit code of a failed test run', async () => {
     const r = await ciJob('feature/checkout', 'enforce');
     expect(r.code).toBe(1);
-    expect(r.out).toContain(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.\n');
+    expect(r.out).toContain(' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and blocked this\n   merge request.\n');
     expect((await getRun(r.report.runId)).gate).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true });
   }, 240_000);
 

@@ -86,8 +86,9 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '  10 clean repetitions rule out a failure rate above 26% per run (95%',
         '  confidence); rarer flakes can pass.',
         '',
-        ` ! appliesDiscount failed ${expected.failed} of 10 repetitions and would have blocked this merge`,
-        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        ` ! CheckoutTest.appliesDiscount failed ${expected.failed} of 10 repetitions and would have`,
+        '   blocked this merge request. Pass --stress-new-tests enforce to make it',
+        '   blocking.',
         `   ${expected.failed} failed, all alike: AssertionError at CheckoutTest.java:${LINE}`,
         `   First failure, repetition ${expected.first}:`,
         `     java.lang.AssertionError: expected 30 but was 27 (run ${expected.first === 4 ? 14 : 2})`,
@@ -131,7 +132,7 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
     server.requests.length = 0;
     const r = await gate('enforce');
     expect(r.code).toBe(1);
-    expect(r.out).toContain(` ! appliesDiscount failed ${expected.failed} of 10 repetitions and blocked this merge request.\n`);
+    expect(r.out).toContain(` ! CheckoutTest.appliesDiscount failed ${expected.failed} of 10 repetitions and blocked this\n   merge request.\n`);
     expect(r.out).not.toContain('would have');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
   }, 120_000);

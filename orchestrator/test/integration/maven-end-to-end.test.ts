@@ -96,7 +96,7 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
         expect(c.recorded).toHaveLength(4);
       }
     }
-    expect(r.out.replace(/\n {3}/g, ' ')).toContain('failsEveryThirdInvocation failed 1 of 4 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain('FlakyCounterTest.failsEveryThirdInvocation failed 1 of 4 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
     // Each repetition JVM ran exactly one candidate's unique ID: never [1] or [2] of an old method,
     // never another candidate (the repetitions' files are kept under target/stress-gate).
     const repetitions = path.join(dir, 'target', 'stress-gate', 'repetitions');
@@ -118,7 +118,7 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
   it('blocks in enforce mode with the exit code of a failed test run', async () => {
     const r = await ciJob('feature/greetings', 'enforce');
     expect(r.code).toBe(1);
-    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! FlakyCounterTest.failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
     // Jupiter's assertion frames come first in the trace: the test's own line is shown all the same.
     const source = await readFile(path.join(dir, 'app/src/test/java/dev/stressgate/example/app/FlakyCounterTest.java'), 'utf8');

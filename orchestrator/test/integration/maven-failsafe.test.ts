@@ -200,7 +200,7 @@ describe('the gate on Failsafe integration tests: real Maven (mvn verify), real 
       expect(c.recorded).toHaveLength(10);
     }
     expect(r.out).toMatch(/:integration-test CounterIT\.failsEveryThirdRun +10 repetitions, 3 failed\n/);
-    expect(r.out).toContain('failsEveryThirdRun failed 3 of 10 repetitions and would have blocked this merge request.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain('CounterIT.failsEveryThirdRun failed 3 of 10 repetitions and would have blocked this merge request.');
     expect(r.report).toMatchObject({ mode: 'report', outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
     const { requests, ran } = await stressFiles();
     // Exactly the new invocations, ten times each: never ServerIT, RangeIT [1]/[2] or the unit test.
@@ -215,7 +215,7 @@ describe('the gate on Failsafe integration tests: real Maven (mvn verify), real 
   it('blocks in enforce mode with the exit code of a failed test run', async () => {
     const r = await ciJob('feature/its', 'enforce');
     expect(r.code).toBe(1);
-    expect(r.out).toContain(' ! failsEveryThirdRun failed 3 of 10 repetitions and blocked this merge request.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain(' ! CounterIT.failsEveryThirdRun failed 3 of 10 repetitions and blocked this merge request.');
     expect(r.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
   }, 600_000);
 });

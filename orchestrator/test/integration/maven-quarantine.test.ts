@@ -71,7 +71,7 @@ describe('quarantine end to end on Maven: real Maven, real verdict API', () => {
     const quiet = await ciJob('feature/greetings', 'enforce');
     expect(quiet.code).toBe(0);
     expect(quiet.out).toMatch(/:app FlakyCounterTest\.failsEveryThirdInvocation +4 repetitions, 1 failed \(muted: cannot fail the gate\)\n/);
-    expect(quiet.out).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions; it is muted, so it cannot fail the gate.');
+    expect(quiet.out.replace(/\n {3}/g, ' ')).toContain(' ! FlakyCounterTest.failsEveryThirdInvocation failed 1 of 4 repetitions; it is muted, so it cannot fail the gate.');
     expect(quiet.report).toMatchObject({ mode: 'enforce', blocked: false, exitCode: 0 });
     const flaky = quiet.report.candidates.find((c: { name: string }) => c.name === 'failsEveryThirdInvocation');
     expect(flaky).toMatchObject({ muted: true, failures: 1 });
@@ -80,7 +80,7 @@ describe('quarantine end to end on Maven: real Maven, real verdict API', () => {
     expect((await call('DELETE', `/quarantine/${muted.json.testCaseId}`, { reason: 'fixed' })).status).toBe(200);
     const loud = await ciJob('feature/greetings', 'enforce');
     expect(loud.code).toBe(1);
-    expect(loud.out).toContain(' ! failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
+    expect(loud.out.replace(/\n {3}/g, ' ')).toContain(' ! FlakyCounterTest.failsEveryThirdInvocation failed 1 of 4 repetitions and blocked this merge request.');
     expect(loud.report).toMatchObject({ blocked: true, exitCode: 1 });
   }, 600_000);
 

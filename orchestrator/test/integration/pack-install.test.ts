@@ -147,7 +147,7 @@ describe('installed from the packed tarballs into a Gradle build outside the rep
 
     const enforce = await ciJob('enforce');
     expect(enforce.code).toBe(1);
-    expect(enforce.out).toContain(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.');
+    expect(enforce.out.replace(/\n {3}/g, ' ')).toContain(' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and blocked this merge request.');
     expect(enforce.report).toMatchObject({ mode: 'enforce', outcome: 'failed', blocked: true, exitCode: 1 });
   }, 240_000);
 });

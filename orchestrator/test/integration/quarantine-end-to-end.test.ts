@@ -113,7 +113,7 @@ describe('quarantine and flakiness end to end: real Gradle, real verdict API, re
     expect((await call('DELETE', `/quarantine/${muted.json.testCaseId}`, { reason: 'fixed' })).status).toBe(200);
     const loud = await ciJob('feature/checkout', 'enforce');
     expect(loud.code).toBe(1);
-    expect(loud.out).toContain(' ! appliesDiscount failed 2 of 10 repetitions and blocked this merge request.\n');
+    expect(loud.out).toContain(' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and blocked this\n   merge request.\n');
   }, 360_000);
 
   it('a skipped test is never stressed and its result never counts', async () => {
