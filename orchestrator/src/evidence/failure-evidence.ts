@@ -5,6 +5,7 @@
 // says so (truncated); failures and groups beyond their bounds are counted, never dropped silently.
 import { FAILURE_BOUNDS, type FailureGroup, type RepetitionFailure } from '#contract';
 import { cut, framesShown } from '#markdown';
+import { plural } from '../format/format.js';
 import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { trimTrace } from './trim-trace.js';
 
@@ -128,11 +129,11 @@ export function firstFailureText(f: RepetitionFailure, location: string | null =
   }
   const message = (f.message ?? '').split(/\r\n?|\n/);
   lines.push(`${f.type ?? 'failure'}${f.message ? `: ${message[0]}` : ''}`, ...message.slice(1, SHOWN_LINES));
-  if (message.length > SHOWN_LINES) lines.push(`(${message.length - SHOWN_LINES} more lines of the message)`);
+  if (message.length > SHOWN_LINES) lines.push(`(${plural(message.length - SHOWN_LINES, 'more line')} of the message)`);
   const frames = (f.stackTrace ?? '').split('\n').filter((l) => /^\s+at /.test(l)).map((l) => `    ${l.trim()}`);
-  const shown = framesShown(frames, SHOWN_FRAMES, location, (n) => `    … ${n} frame${n === 1 ? '' : 's'}`);
+  const shown = framesShown(frames, SHOWN_FRAMES, location, (n) => `    … ${plural(n, 'frame')}`);
   lines.push(...shown.lines);
   const more = shown.left + f.framesOmitted;
-  if (more > 0) lines.push(`    … ${more} more frame${more === 1 ? '' : 's'}`);
+  if (more > 0) lines.push(`    … ${plural(more, 'more frame')}`);
   return lines.join('\n');
 }

@@ -17,6 +17,13 @@ describe('detection power', () => {
     expect(detectionSentence(detectionPower(results.slice(0, 1))!)).toBe('10 clean repetitions rule out a failure rate above 26% per run (95% confidence); rarer flakes can pass.');
   });
 
+  it('says one clean repetition in the singular', () => {
+    const one = [classifyCandidate(candidate('a', { repetitions: 1 }), reps(1), false)];
+    expect(detectionSentence(detectionPower(one)!)).toBe('1 clean repetition rules out a failure rate above 95% per run (95% confidence); rarer flakes can pass.');
+    const mixed = [...one, classifyCandidate(candidate('b'), reps(10), false)];
+    expect(detectionSentence(detectionPower(mixed)!)).toMatch(/^1 clean repetition \(the fewest any passing new test got\) rules out /);
+  });
+
   it('says nothing when no candidate passed', () => {
     expect(detectionPower([classifyCandidate(candidate('a'), reps(10, [3]), false)])).toBeNull();
   });

@@ -3,6 +3,7 @@
 // bounds what the gate could have missed; it never says a test is not flaky.
 import { ruledOutFailureRate } from '#contract';
 import type { CandidateResult } from '../enforce/outcome.js';
+import { plural } from '../format/format.js';
 
 export { ruledOutFailureRate };
 
@@ -33,5 +34,5 @@ export function detectionPower(candidates: readonly CandidateResult[]): Detectio
 export function detectionSentence(d: DetectionPower): string {
   const pct = Math.round(d.ruledOutFailureRate * 100);
   const who = d.uniform ? '' : ' (the fewest any passing new test got)';
-  return `${d.repetitions} clean repetitions${who} rule out a failure rate above ${pct}% per run (${Math.round(d.confidence * 100)}% confidence); rarer flakes can pass.`;
+  return `${plural(d.repetitions, 'clean repetition')}${who} ${d.repetitions === 1 ? 'rules' : 'rule'} out a failure rate above ${pct}% per run (${Math.round(d.confidence * 100)}% confidence); rarer flakes can pass.`;
 }

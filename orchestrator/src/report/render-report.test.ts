@@ -3,6 +3,7 @@ import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pa
 import { candidate, classifyCandidate, gateReport, reps } from '../../test/support/builders.js';
 import type { GateReport } from './gate-report.js';
 import { renderReport } from './render-report.js';
+import { renderStepSummary } from './step-summary.js';
 
 const S = 'com.shop.CheckoutTest';
 const assertion = (message: string, line = 42): FailureDetail => ({
@@ -104,6 +105,14 @@ describe('renderReport', () => {
     const enforce = renderReport(gateReport('enforce', three()));
     expect(enforce.split('\n\n')[0]).toBe(report);
     expect(enforce.split('\n\n')[1]!.split('\n').slice(0, 2).join('\n')).toBe(' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and blocked this\n   merge request.');
+  });
+
+  it('counts failed repetitions past the evidence bound in the singular when there is one, in the terminal and the job summary', () => {
+    const recorded = reps(25, Array.from({ length: 21 }, (_, i) => i + 1)).map((r) => (r.status === 'failure' ? { ...r, failure: assertion('expected 30 but was 27') } : r));
+    const c = classifyCandidate(candidate('appliesDiscount', { repetitions: 25 }), recorded, false);
+    expect(c.evidence!.failuresOmitted).toBe(1);
+    expect(renderReport(gateReport('enforce', [c]))).toContain('   (1 more failed repetition is not described: the report keeps the first 20;');
+    expect(renderStepSummary(gateReport('enforce', [c]))).toContain('1 more failed repetition is not described (the report keeps the first 20).');
   });
 
   it('prints nothing at all when the branch adds no tests, or the account is not entitled', () => {

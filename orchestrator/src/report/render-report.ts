@@ -2,7 +2,7 @@
 // candidate, then each failed candidate with why it failed and the command that reruns it, the
 // warnings and the takeaway. Empty string when there is nothing to say. Text from tests is shown
 // with its control characters escaped (report/rich-text.ts).
-import { wrap } from '../format/format.js';
+import { plural, wrap } from '../format/format.js';
 import type { GateReport } from './gate-report.js';
 import { reportDocument, sectionFor, type Finding } from './report-document.js';
 import { plain, terminalLines, terminalSafe, type Rich } from './rich-text.js';
@@ -37,7 +37,7 @@ function finding(f: Finding): string[] {
     lines.push(`   First failure, repetition ${f.first.repetition}:`);
     lines.push(...terminalLines(f.first.text).map((l) => `     ${l}`));
   }
-  if (f.omitted) lines.push(`   (${f.omitted} more failed repetitions are not described: the report keeps the first 20; their files are under the build's stress-gate/repetitions folder)`);
+  if (f.omitted) lines.push(`   (${plural(f.omitted, 'more failed repetition')} ${f.omitted === 1 ? 'is' : 'are'} not described: the report keeps the first 20; their files are under the build's stress-gate/repetitions folder)`);
   if (f.reproduce) lines.push('   Reproduce:', `     ${terminalSafe(f.reproduce)}`);
   return lines;
 }

@@ -2,6 +2,7 @@
 // the same report document as the terminal's, laid out in Markdown. Text from tests only ever
 // enters as code spans and fences, our prose is escaped (report/rich-text.ts): a test name or
 // message holding newlines, backticks, `|` or `<!--` cannot break a table or hide the verdict.
+import { plural } from '../format/format.js';
 import type { GateReport } from './gate-report.js';
 import { reportDocument, sectionFor } from './report-document.js';
 import { escapeProse, markdown, markdownBlock } from './rich-text.js';
@@ -25,7 +26,7 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
       lines.push(`> ⚠️ ${markdown(f.sentence)}`, '');
       if (f.groups) lines.push(markdown([{ code: f.groups }]), '');
       if (f.first) lines.push(`First failure, repetition ${f.first.repetition}:`, '', markdownBlock(f.first.text), '');
-      if (f.omitted) lines.push(escapeProse(`${f.omitted} more failed repetitions are not described (the report keeps the first 20).`), '');
+      if (f.omitted) lines.push(escapeProse(`${plural(f.omitted, 'more failed repetition')} ${f.omitted === 1 ? 'is' : 'are'} not described (the report keeps the first 20).`), '');
       if (f.reproduce) lines.push('Reproduce it without the server:', '', markdownBlock(f.reproduce, 'sh'), '');
     }
     for (const w of doc.warnings) lines.push(`> ⚠️ ${markdown(w)}`, '');

@@ -52,7 +52,7 @@ function testEvidence(c: GateCandidate, failed: number, repetitions: number): st
 
 /** "3 of 10 repetitions failed, 2 distinct: `AssertionError` at `CheckoutTest.java:42` (2x), …" */
 export function groupedLine(c: Pick<GateCandidate, 'failureGroups' | 'failures' | 'failuresOmitted'>, failed: number, repetitions: number): string {
-  const head = `${failed} of ${repetitions} repetitions failed`;
+  const head = `${failed} of ${repetitions} ${repetitions === 1 ? 'repetition' : 'repetitions'} failed`;
   const omitted = c.failuresOmitted > 0 ? ` Evidence of ${c.failuresOmitted} more failed ${c.failuresOmitted === 1 ? 'repetition' : 'repetitions'} was left out by the bound.` : '';
   if (c.failureGroups.length === 0) return `${head}.${omitted}`;
   const groups = c.failureGroups.map((g) => `${groupLabel(g)} (${g.count}x)`).join(', ');
@@ -95,6 +95,6 @@ function bounded(text: string, maxLines: number, maxChars: number): string[] {
   if (text === '') return [];
   const all = cut(text, maxChars).split(/\r\n?|\n/);
   const lines = all.slice(0, maxLines).map((l) => cut(l, LINE_CHARS));
-  if (all.length > maxLines) lines.push(`… ${all.length - maxLines} more lines`);
+  if (all.length > maxLines) lines.push(`… ${all.length - maxLines} more ${all.length - maxLines === 1 ? 'line' : 'lines'}`);
   return lines;
 }

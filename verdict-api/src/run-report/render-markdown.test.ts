@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
+import { excerpt, groupedLine } from './failure-evidence.js';
 import { renderRunReport } from './render-markdown.js';
 
 const page = (over: Partial<RunPage> = {}): RunPage => ({
@@ -48,6 +49,13 @@ describe('renderRunReport', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('counts in the singular when there is one: a test case, a repetition, a line', () => {
+    expect(renderRunReport(page({ flaky: [], testCases: page().testCases.slice(0, 1) }))).toContain('\n1 test case: 1 passed, 0 failed, 0 skipped, 1 new.\n');
+    expect(groupedLine({ failureGroups: [], failures: [], failuresOmitted: 0 }, 1, 1)).toBe('1 of 1 repetition failed.');
+    const eleven = Array.from({ length: 11 }, (_, i) => `line ${i + 1}`).join('\n');
+    expect(excerpt({ repetition: 1, kind: 'failure', type: 'java.lang.AssertionError', message: eleven, stackTrace: null, framesOmitted: 0, stdoutTail: null, stderrTail: null, durationMs: 1, exitCode: null, signal: null, hsErrFile: null, truncated: false }).split('\n').at(-1)).toBe('… 1 more line');
   });
 
   it('omits empty sections and never renders the gate verdict', () => {

@@ -15,7 +15,7 @@ export function renderRunReport(page: RunPage): string {
   const lines = [
     `## Test run ${code(page.runId)} on ${code(page.branch)}${page.commit ? ` (${code(page.commit.slice(0, 12))})` : ''}`,
     '',
-    `${page.testCases.length} test cases: ${count('success')} passed, ${count('failure')} failed, ${count('skipped')} skipped${fresh ? `, ${fresh} new` : ''}.`,
+    `${page.testCases.length} ${page.testCases.length === 1 ? 'test case' : 'test cases'}: ${count('success')} passed, ${count('failure')} failed, ${count('skipped')} skipped${fresh ? `, ${fresh} new` : ''}.`,
   ];
   const failed = page.testCases.filter((t) => t.status === 'failure');
   if (failed.length > 0) {
