@@ -1,68 +1,112 @@
 package dev.stressgate.jvm;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.internal.runners.ErrorReportingRunner;
 import org.junit.runner.Description;
 import org.junit.runner.Request;
 import org.junit.runner.Runner;
 import org.junit.runner.manipulation.Filter;
+import org.junit.runner.manipulation.NoTestsRemainException;
 import org.junit.runner.notification.Failure;
 import org.junit.runner.notification.RunListener;
 import org.junit.runner.notification.RunNotifier;
 
 /**
- * The JUnit 4 runner kind: each selected class through JUnit 4's Request API with a filter keeping
- * the selected methods (a Parameterized invocation is its method name with the index, {@code
- * adds[2]}, as in the JUnit XML), run with a notifier as Gradle's JUnit 4 executor and Surefire's
- * JUnit 4 provider run a class (no JUnitCore).
+ * The JUnit 4 runner kind: each selected test through JUnit 4's Request API with a filter keeping
+ * that method (a Parameterized invocation is its method name with the index, {@code adds[2]}, as
+ * in the JUnit XML), run with a notifier as Gradle's JUnit 4 executor and Surefire's JUnit 4
+ * provider run a class (no JUnitCore). Each selection is its own run, in the request's order.
  */
 final class Junit4Kind {
     private Junit4Kind() {}
 
-    static Runnable prepare(dev.stressgate.jvm.Request request) throws Exception {
-        Map<String, Set<String>> byClass = new LinkedHashMap<>();
-        for (String[] t : request.tests) byClass.computeIfAbsent(t[0], k -> new HashSet<>()).add(t[1]);
-        List<Runner> runners = new ArrayList<>();
-        for (Map.Entry<String, Set<String>> e : byClass.entrySet()) {
-            Class<?> testClass;
-            try {
-                testClass = Class.forName(e.getKey(), false, Junit4Kind.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError notFound) {
-                // The gate's trouble (the XML classname is not a loadable class): no result line,
-                // so the orchestrator sees the test did not run, never a pass.
-                System.err.println("stress-gate runner: cannot load " + e.getKey() + ": " + notFound);
+    static Runnable prepare(dev.stressgate.jvm.Request request, Recorder recorder) {
+        Map<String, Object> classes = new HashMap<>();
+        List<Consumer<RunNotifier>> runs = new ArrayList<>();
+        for (String[] t : request.tests) {
+            String selector = dev.stressgate.jvm.Request.selector(t);
+            Object loaded = classes.computeIfAbsent(t[0], Junit4Kind::load);
+            if (loaded instanceof Throwable) {
+                recorder.unrunnable(selector, "class cannot be loaded: " + loaded);
                 continue;
             }
-            runners.add(Request.aClass(testClass).filterWith(new Selected(e.getKey(), e.getValue())).getRunner());
+            Runner runner = Request.aClass((Class<?>) loaded).getRunner();
+            if (runner instanceof ErrorReportingRunner) {
+                // The class's runner could not be built (a @Parameters method threw, no runnable
+                // method): in CI its tests fail as initializationError, so the selection fails here.
+                runs.add(notifier -> initializationFailed(runner, t[0], t[1], recorder));
+                continue;
+            }
+            if (!hasTest(runner.getDescription(), t[0], t[1])) {
+                // Checked before running: a filter that keeps nothing makes JUnit report an error of its own instead.
+                recorder.unrunnable(selector, "JUnit 4 found no such test in its class (runner " + runner.getClass().getName() + ")");
+                continue;
+            }
+            try {
+                new Selected(t[0], t[1]).apply(runner);
+            } catch (NoTestsRemainException cannot) {
+                throw new IllegalStateException("the filter kept nothing of a test its description has", cannot);
+            }
+            runs.add(runner::run);
         }
-        Recorder recorder = new Recorder(request.out);
         return () -> {
             RunNotifier notifier = new RunNotifier();
             notifier.addListener(new Listener(recorder));
-            for (Runner r : runners) r.run(notifier);
-            recorder.close();
+            for (Consumer<RunNotifier> run : runs) run.accept(notifier);
         };
     }
 
-    /** Keeps the selected methods of one class (and the suites that contain them). */
+    /** The class, loaded without initialising it, or why it cannot be. */
+    private static Object load(String className) {
+        try {
+            return Class.forName(className, false, Junit4Kind.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return e;
+        }
+    }
+
+    private static boolean hasTest(Description d, String className, String name) {
+        if (d.isTest()) return className.equals(d.getClassName()) && name.equals(d.getMethodName());
+        for (Description child : d.getChildren()) if (hasTest(child, className, name)) return true;
+        return false;
+    }
+
+    /** Runs a runner that only reports its class's initialisation error, recorded as the selection's failure. */
+    private static void initializationFailed(Runner runner, String className, String name, Recorder recorder) {
+        Throwable[] error = {null};
+        RunNotifier notifier = new RunNotifier();
+        notifier.addListener(new RunListener() {
+            @Override
+            public void testFailure(Failure f) {
+                if (error[0] == null) error[0] = f.getException();
+            }
+        });
+        long start = System.nanoTime();
+        recorder.started(className, name, null);
+        runner.run(notifier);
+        recorder.finished(className, name, null, "FAILURE", (System.nanoTime() - start) / 1_000_000L, error[0]);
+    }
+
+    /** Keeps the selected method of one class (and the suites that contain it). */
     private static final class Selected extends Filter {
         private final String className;
-        private final Set<String> names;
+        private final String name;
 
-        Selected(String className, Set<String> names) {
+        Selected(String className, String name) {
             this.className = className;
-            this.names = names;
+            this.name = name;
         }
 
         @Override
         public boolean shouldRun(Description d) {
-            if (d.isTest()) return className.equals(d.getClassName()) && names.contains(d.getMethodName());
-            for (Description child : d.getChildren()) if (shouldRun(child)) return true;
-            return false;
+            return hasTest(d, className, name);
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.stressgate.jvm;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -13,30 +12,50 @@ import org.junit.platform.launcher.core.LauncherFactory;
 /**
  * The JUnit Platform runner kind: exactly the tests whose unique IDs the request selects (so a new
  * invocation {@code [3]} does not rerun {@code [1]} and {@code [2]}; Jupiter, vintage, parameterized,
- * dynamic and nested tests alike), with the fork's configuration parameters.
+ * dynamic and nested tests alike), with the fork's configuration parameters. Each unique ID is
+ * discovered before any test runs, then run as a plan of its own, in the request's order.
  */
 final class PlatformKind {
     private PlatformKind() {}
 
-    static Runnable prepare(Request request) throws Exception {
-        List<DiscoverySelector> selectors = new ArrayList<>();
-        for (String id : request.uniqueIds) selectors.add(DiscoverySelectors.selectUniqueId(id));
-        LauncherDiscoveryRequest discovery = LauncherDiscoveryRequestBuilder.request()
-            .selectors(selectors)
-            .configurationParameters(request.config)
-            .build();
+    static Runnable prepare(Request request, Recorder recorder) {
         Launcher launcher = LauncherFactory.create();
-        TestPlan plan = launcher.discover(discovery);
-        Recorder recorder = new Recorder(request.out);
-        return () -> {
-            RecordingListener listener = new RecordingListener(recorder);
+        PlatformEngines engines = new PlatformEngines();
+        List<Runnable> runs = new ArrayList<>();
+        for (String uniqueId : request.uniqueIds) {
+            PlatformSelection selection = new PlatformSelection(uniqueId);
+            LauncherDiscoveryRequest discovery;
+            TestPlan plan;
             try {
-                launcher.execute(plan, listener);
-            } catch (NoSuchMethodError | UnsupportedOperationException e) {
-                // A platform before 1.4 cannot execute a discovered plan: discover again as it runs.
-                launcher.execute(discovery, listener);
+                discovery = LauncherDiscoveryRequestBuilder.request()
+                    .selectors(DiscoverySelectors.selectUniqueId(uniqueId))
+                    .configurationParameters(request.config)
+                    .build();
+                plan = launcher.discover(discovery);
+            } catch (RuntimeException e) {
+                // A malformed unique ID, an engine failing to discover: the cause does not repeat the ID.
+                e.printStackTrace();
+                recorder.unrunnable(uniqueId, "the JUnit Platform could not discover it: " + String.valueOf(e).replace(uniqueId, "the unique ID"));
+                continue;
             }
-            recorder.close();
+            if (!selection.inPlan(plan)) {
+                recorder.unrunnable(uniqueId, engines.noSuchTest(uniqueId));
+                continue;
+            }
+            runs.add(() -> {
+                RecordingListener listener = new RecordingListener(recorder);
+                PlatformSelection.Seen seen = selection.new Seen();
+                try {
+                    launcher.execute(plan, listener, seen);
+                } catch (NoSuchMethodError | UnsupportedOperationException e) {
+                    // A platform before 1.4 cannot execute a discovered plan: discover again as it runs.
+                    launcher.execute(discovery, listener, seen);
+                }
+                if (!seen.ran()) recorder.unrunnable(uniqueId, engines.noSuchTest(uniqueId));
+            });
+        }
+        return () -> {
+            for (Runnable run : runs) run.run();
         };
     }
 }

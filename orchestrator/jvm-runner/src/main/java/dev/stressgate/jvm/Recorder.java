@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import dev.stressgate.jvm.fork.Json;
 
 /**
  * Writes what a repetition's tests did, one JSON line per event, each flushed to the file before
@@ -14,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * {@code {"event":"started"|"finished","className","name","uniqueId"?,"legacyName"?,
  * "displayName"?,"result":"SUCCESS|FAILURE|SKIPPED","durationMs","failure":{"type","message","trace"}?}}.
  * The trace is the whole {@code printStackTrace} (causes included), cut at {@link #MAX_TRACE}
- * characters; the orchestrator trims and bounds it further.
+ * characters; the orchestrator trims and bounds it further. A selection that could not run gets
+ * {@code {"event":"unrunnable","selector","cause"}} instead (see {@link #unrunnable}).
  */
 final class Recorder {
     /** The most characters of one stack trace written: the orchestrator keeps far less. */
@@ -42,6 +44,16 @@ final class Recorder {
             .append(",\"durationMs\":").append(durationMs);
         if (failure != null) b.append(",\"failure\":").append(failureJson(failure));
         write(b.append('}').toString());
+    }
+
+    /**
+     * A selection that matched no test, or ({@code selector} null) a run that could not happen at
+     * all. {@code cause} is the runner's own sentence and never holds the selector, so the
+     * orchestrator can show one cause for many candidates; it goes to stderr as well.
+     */
+    void unrunnable(String selector, String cause) {
+        System.err.println("stress-gate runner: " + cause + (selector == null ? "" : " (selected: " + selector + ")"));
+        write("{\"event\":\"unrunnable\",\"selector\":" + Json.str(selector) + ",\"cause\":" + Json.str(cause) + "}");
     }
 
     static String failureJson(Throwable t) {

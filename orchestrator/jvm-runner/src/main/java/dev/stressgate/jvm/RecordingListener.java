@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import dev.stressgate.jvm.fork.JvmJson;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.ClassSource;
@@ -114,8 +115,6 @@ public final class RecordingListener implements TestExecutionListener {
     }
 
     private static String forkLine(TestPlan testPlan) {
-        Map<String, String> props = new TreeMap<>();
-        for (String name : System.getProperties().stringPropertyNames()) props.put(name, System.getProperty(name));
         Map<String, String> config = new TreeMap<>();
         try {
             for (String key : testPlan.getConfigurationParameters().keySet()) {
@@ -128,18 +127,8 @@ public final class RecordingListener implements TestExecutionListener {
         try {
             launcherJar = new File(LauncherFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
         } catch (Exception | LinkageError e) {
-            // Unknown: the stress pass relies on the test classpath alone.
+            // Unknown: the stress pass relies on the class paths alone.
         }
-        return "{\"event\":\"fork\""
-            + ",\"javaHome\":" + Json.str(System.getProperty("java.home"))
-            + ",\"userDir\":" + Json.str(System.getProperty("user.dir"))
-            + ",\"basedir\":" + Json.str(System.getProperty("basedir"))
-            + ",\"testClassPath\":" + Json.str(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")))
-            + ",\"launcherJar\":" + Json.str(launcherJar)
-            + ",\"inputArguments\":" + Json.list(ManagementFactory.getRuntimeMXBean().getInputArguments())
-            + ",\"systemProperties\":" + Json.map(props)
-            + ",\"environment\":" + Json.map(new TreeMap<>(System.getenv()))
-            + ",\"configurationParameters\":" + Json.map(config)
-            + "}";
+        return JvmJson.forkLine("", JvmJson.sorted(System.getProperties()), ManagementFactory.getRuntimeMXBean().getInputArguments(), launcherJar, config);
     }
 }

@@ -21,15 +21,15 @@ import java.util.Map;
  * <li>{@code select <unique id>}: a JUnit Platform test;</li>
  * <li>{@code test <class> TAB <name> [TAB <method> TAB <invocation>]}: a JUnit 4 or TestNG test by
  *     class and name as the JUnit XML names it (TestNG: also the method and the 0-based invocation
- *     of a data-provider method, -1 for all);</li>
- * <li>{@code wait}: start up, then wait for a line {@code go} on standard input before running
- *     (end of input instead: exit without running), so that a JVM can start while another runs.</li>
+ *     of a data-provider method, -1 for all).</li>
  * </ul>
+ * Several {@code select} or {@code test} lines run in their order, each recorded apart. Other
+ * lines are ignored. The runner never reads standard input: the orchestrator starts it at end of
+ * input, as Gradle's test worker has it.
  */
 final class Request {
     String kind = "junit4";
     File out;
-    boolean waitForGo;
     final Map<String, String> properties = new LinkedHashMap<>();
     final Map<String, String> config = new LinkedHashMap<>();
     final List<String> uniqueIds = new ArrayList<>();
@@ -38,10 +38,6 @@ final class Request {
     static Request read(File file) throws IOException {
         Request r = new Request();
         for (String line : Files.readAllLines(file.toPath(), StandardCharsets.UTF_8)) {
-            if (line.equals("wait")) {
-                r.waitForGo = true;
-                continue;
-            }
             int space = line.indexOf(' ');
             if (space < 0) continue;
             String key = line.substring(0, space);
@@ -65,6 +61,11 @@ final class Request {
             }
         }
         return r;
+    }
+
+    /** How an unrunnable line names a {@code test} selection: its fields joined by a tab, as the request has them. */
+    static String selector(String[] test) {
+        return String.join("\t", test);
     }
 
     static String unescape(String s) {

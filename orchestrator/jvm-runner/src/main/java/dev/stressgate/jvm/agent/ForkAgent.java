@@ -12,11 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import dev.stressgate.jvm.fork.Json;
+import dev.stressgate.jvm.fork.JvmJson;
 
 /**
  * Records how Surefire or Failsafe started a fork, for forks whose tests no JUnit Platform listener
@@ -25,8 +26,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * (Surefire appends that to the fork's command line, beside the project's argLine).
  *
  * <p>It writes {@code <log dir>/agent-<pid>-<nanos>.jsonl}: a {@code fork} line (java home, working
- * dir, basedir, the test class path, JVM arguments without this agent, system properties as the
- * booter set them, environment, the provider) once the provider class loads, and a {@code class}
+ * dir, basedir, the test class path, the runtime class path with Surefire's provider class path,
+ * JVM arguments without this agent, system properties as the booter set them, environment, the
+ * provider; see {@link JvmJson#forkLine}) once the provider class loads, and a {@code class}
  * line for every class loaded from a directory (the project's own classes), so that the
  * orchestrator knows which fork ran a test class. Class loading is only watched: no byte is changed.
  */
@@ -120,7 +122,7 @@ public final class ForkAgent {
                     b.append(forkLine()).append('\n');
                     forkWritten = true;
                 }
-                for (String c; (c = queue.poll()) != null; ) b.append("{\"event\":\"class\",\"className\":").append(str(c)).append("}\n");
+                for (String c; (c = queue.poll()) != null; ) b.append("{\"event\":\"class\",\"className\":").append(Json.str(c)).append("}\n");
                 if (b.length() > 0) {
                     out.write(b.toString().getBytes(StandardCharsets.UTF_8));
                     out.flush();
@@ -131,49 +133,12 @@ public final class ForkAgent {
         }
 
         private String forkLine() {
-            Map<String, String> props = new TreeMap<>();
-            for (String n : properties.stringPropertyNames()) props.put(n, properties.getProperty(n));
             List<String> jvmArgs = new ArrayList<>();
             for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
                 if (!a.startsWith("-javaagent:") || !a.contains("stress-gate-jvm-runner-agent")) jvmArgs.add(a);
             }
-            return "{\"event\":\"fork\",\"agent\":true"
-                + ",\"plugin\":" + str(plugin)
-                + ",\"provider\":" + str(provider)
-                + ",\"javaHome\":" + str(props.get("java.home"))
-                + ",\"userDir\":" + str(props.get("user.dir"))
-                + ",\"basedir\":" + str(props.get("basedir"))
-                + ",\"testClassPath\":" + str(props.containsKey("surefire.test.class.path") ? props.get("surefire.test.class.path") : props.get("java.class.path"))
-                + ",\"launcherJar\":\"\""
-                + ",\"inputArguments\":" + list(jvmArgs)
-                + ",\"systemProperties\":" + map(props)
-                + ",\"environment\":" + map(new TreeMap<>(System.getenv()))
-                + ",\"configurationParameters\":{}"
-                + "}";
+            String agentFields = ",\"agent\":true,\"plugin\":" + Json.str(plugin) + ",\"provider\":" + Json.str(provider);
+            return JvmJson.forkLine(agentFields, JvmJson.sorted(properties), jvmArgs, "", Collections.<String, String>emptyMap());
         }
-    }
-
-    static String str(String s) {
-        if (s == null) return "null";
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') b.append('\\').append(c);
-            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        return b.append('"').toString();
-    }
-
-    private static String list(List<String> items) {
-        StringBuilder b = new StringBuilder("[");
-        for (String s : items) b.append(b.length() > 1 ? "," : "").append(str(s));
-        return b.append(']').toString();
-    }
-
-    private static String map(Map<String, String> m) {
-        StringBuilder b = new StringBuilder("{");
-        for (Map.Entry<String, String> e : m.entrySet()) b.append(b.length() > 1 ? "," : "").append(str(e.getKey())).append(':').append(str(e.getValue()));
-        return b.append('}').toString();
     }
 }

@@ -1,12 +1,16 @@
-package dev.stressgate.jvm;
+package dev.stressgate.jvm.fork;
 
 import java.util.Map;
 
-/** Just enough JSON writing for one-line records: strings, string lists and string maps. */
-final class Json {
+/**
+ * Just enough JSON writing for one-line records: strings, string lists and string maps. Shared by
+ * the runner jar and the agent jar, so that every line the gate writes escapes the same way.
+ */
+public final class Json {
     private Json() {}
 
-    static String str(String s) {
+    /** A JSON string, or {@code null}. */
+    public static String str(String s) {
         if (s == null) return "null";
         StringBuilder b = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -25,7 +29,8 @@ final class Json {
         return b.append('"').toString();
     }
 
-    static String list(Iterable<String> items) {
+    /** A JSON array of strings. */
+    public static String list(Iterable<String> items) {
         StringBuilder b = new StringBuilder("[");
         for (String s : items) {
             if (b.length() > 1) b.append(',');
@@ -34,7 +39,8 @@ final class Json {
         return b.append(']').toString();
     }
 
-    static String map(Map<String, String> m) {
+    /** A JSON object of string values, in the map's order. */
+    public static String map(Map<String, String> m) {
         StringBuilder b = new StringBuilder("{");
         for (Map.Entry<String, String> e : m.entrySet()) {
             if (b.length() > 1) b.append(',');
