@@ -33,6 +33,15 @@ describe('failure evidence', () => {
     expect(short.truncated).toBe(false);
   });
 
+  it('keeps the lines after a message\'s one long line within the bound: the line that says what was expected survives', () => {
+    const message = `${'x'.repeat(FAILURE_BOUNDS.stackTrace + 500)}\nexpected: <30> but was: <27>`;
+    const f = failureEvidence(S, [failed(1, detail({ message, trace: `org.opentest4j.AssertionFailedError: ${message}\n\tat ${S}.applies(CheckoutTest.java:42)` }))])!.failures[0]!;
+    expect(f.message!.length).toBeLessThanOrEqual(FAILURE_BOUNDS.message);
+    expect(f.message!.endsWith('…\nexpected: <30> but was: <27>')).toBe(true);
+    expect(f.stackTrace).toContain(`…\nexpected: <30> but was: <27>\n\tat ${S}.applies(CheckoutTest.java:42)`);
+    expect(f.truncated).toBe(true);
+  });
+
   it('counts failures and groups beyond their bounds instead of dropping them silently', () => {
     const many = Array.from({ length: 25 }, (_, i) => failed(i + 1, detail({ trace: `E\n\tat ${S}.applies(CheckoutTest.java:${i % 12})` })));
     const e = failureEvidence(S, many)!;

@@ -21,6 +21,8 @@ export interface CandidateEvidence {
 
 /** The last lines of an output tail kept per failure. */
 const TAIL_LINES = 40;
+/** Characters a line of a message or trace keeps when the whole is over its bound. */
+const LONG_LINE = 1000;
 
 /** The evidence of one candidate's repetitions (none when nothing failed). */
 export function failureEvidence(suite: string, recorded: readonly RecordedRepetition[]): CandidateEvidence | null {
@@ -53,6 +55,13 @@ function oneFailure(suite: string, r: RecordedRepetition): { failure: Repetition
     if (whole.length > max) truncated = true;
     return cut(whole, max);
   };
+  // One long line (a whole JSON document in a message) must not push out the lines after it:
+  // "expected: <30> but was: <27>" is often the second line.
+  const boundLines = (s: string | null | undefined, max: number): string | null => {
+    if (!s || s.length <= max) return bound(s, max);
+    truncated = true;
+    return bound(s.replace(new RegExp(`[^\\r\\n]{${LONG_LINE + 1},}`, 'g'), (line) => cut(line, LONG_LINE)), max);
+  };
   const tail = (s: string | null | undefined): string | null => {
     const t = lastLines(s);
     if (t?.cut) truncated = true;
@@ -70,8 +79,8 @@ function oneFailure(suite: string, r: RecordedRepetition): { failure: Repetition
     repetition: r.repetition,
     kind: crash ? 'crash' : 'failure',
     type,
-    message: bound(d?.message, FAILURE_BOUNDS.message),
-    stackTrace: bound(trimmed?.trace, FAILURE_BOUNDS.stackTrace),
+    message: boundLines(d?.message, FAILURE_BOUNDS.message),
+    stackTrace: boundLines(trimmed?.trace, FAILURE_BOUNDS.stackTrace),
     framesOmitted: trimmed?.framesOmitted ?? 0,
     stdoutTail: tail(d?.stdoutTail),
     stderrTail: tail(d?.stderrTail),
@@ -109,8 +118,12 @@ export function groupsLine(e: CandidateEvidence, failed: number): string {
 
 /** Top frames of the first failure shown in the report (the JSON report and the run page have them all). */
 const SHOWN_FRAMES = 5;
-/** Lines of a message, and of a crashed JVM's last output, shown in the report. */
-const SHOWN_LINES = 5;
+/** Lines of a crashed JVM's last output shown in the report. */
+const OUTPUT_LINES = 5;
+/** Lines of a message shown in the report: enough for AssertJ's "expecting … to contain … but could not find …". */
+const MESSAGE_LINES = 12;
+/** Characters of a message line shown in the report. */
+const MESSAGE_LINE_CHARS = 200;
 
 /**
  * The first failure as the report shows it (plain text, from the test: the caller renders it
@@ -124,16 +137,26 @@ export function firstFailureText(f: RepetitionFailure, location: string | null =
     lines.push(f.signal ? `its JVM was killed by ${f.signal}` : f.exitCode !== null ? `its JVM exited with code ${f.exitCode}` : 'its JVM died');
     lines.push(f.hsErrFile ? `the JVM wrote ${f.hsErrFile}` : 'no hs_err_pid*.log was written');
     const out = (f.stderrTail ?? f.stdoutTail ?? '').replace(/\n$/, '');
-    if (out) lines.push('last output:', ...out.split('\n').slice(-SHOWN_LINES).map((l) => `  ${l}`));
+    if (out) lines.push('last output:', ...out.split('\n').slice(-OUTPUT_LINES).map((l) => `  ${l}`));
     return lines.join('\n');
   }
-  const message = (f.message ?? '').split(/\r\n?|\n/);
-  lines.push(`${f.type ?? 'failure'}${f.message ? `: ${message[0]}` : ''}`, ...message.slice(1, SHOWN_LINES));
-  if (message.length > SHOWN_LINES) lines.push(`(${plural(message.length - SHOWN_LINES, 'more line')} of the message)`);
+  const message = messageLines(f.message ?? '');
+  // AssertJ's messages start with a line break: the type stands alone, the message below it.
+  const inline = message.length > 0 && !/^\s*(\r\n?|\n)/.test(f.message!);
+  lines.push(`${f.type ?? 'failure'}${inline ? `: ${message[0]}` : message.length > 0 ? ':' : ''}`, ...message.slice(inline ? 1 : 0));
   const frames = (f.stackTrace ?? '').split('\n').filter((l) => /^\s+at /.test(l)).map((l) => `    ${l.trim()}`);
   const shown = framesShown(frames, SHOWN_FRAMES, location, (n) => `    … ${plural(n, 'frame')}`);
   lines.push(...shown.lines);
   const more = shown.left + f.framesOmitted;
   if (more > 0) lines.push(`    … ${plural(more, 'more frame')}`);
   return lines.join('\n');
+}
+
+/** A message's lines as the report shows them: blank ones around it dropped, each cut to a width, at most MESSAGE_LINES. */
+function messageLines(message: string): string[] {
+  const all = message.replace(/^(\s*(\r\n?|\n))+|(\r\n?|\n)\s*$/g, '').split(/\r\n?|\n/);
+  if (all.length === 1 && all[0] === '') return [];
+  const shown = all.slice(0, MESSAGE_LINES).map((l) => cut(l, MESSAGE_LINE_CHARS));
+  if (all.length > MESSAGE_LINES) shown.push(`… ${plural(all.length - MESSAGE_LINES, 'more line')} of the message`);
+  return shown;
 }

@@ -90,6 +90,47 @@ describe('renderReport', () => {
     );
   });
 
+  it("shows an assertion message's lines under its type, so the line that says what was expected is never lost", () => {
+    // AssertJ's containsExactly: the message starts with a line break and says what was missing on its last lines.
+    const assertj = '\nActual and expected should have same elements but actual had:\n  [1, 2]\nand expected had:\n  [1, 2, 3]\nexpecting:\n  [1, 2]\nto contain exactly (and in same order):\n  [1, 2, 3]\nbut could not find the following elements:\n  [3]\n';
+    const c = classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: { ...assertion(assertj), type: 'java.lang.AssertionError' } }), false);
+    const out = renderReport(gateReport('enforce', [c]));
+    expect(out).toContain(
+      [
+        '   First failure, repetition 4:',
+        '     java.lang.AssertionError:',
+        '     Actual and expected should have same elements but actual had:',
+        '       [1, 2]',
+        '     and expected had:',
+        '       [1, 2, 3]',
+        '     expecting:',
+        '       [1, 2]',
+        '     to contain exactly (and in same order):',
+        '       [1, 2, 3]',
+        '     but could not find the following elements:',
+        '       [3]',
+        '         at org.junit.Assert.fail(Assert.java:89)',
+      ].join('\n'),
+    );
+    expect(renderStepSummary(gateReport('enforce', [c]))).toContain('java.lang.AssertionError:\nActual and expected should have same elements but actual had:\n');
+    expect(renderStepSummary(gateReport('enforce', [c]))).toContain('but could not find the following elements:\n  [3]\n');
+  });
+
+  it('cuts a long message line with an ellipsis and keeps the lines after it; past 12 lines it says how many more', () => {
+    const json = `{"items":[${Array.from({ length: 400 }, (_, i) => `{"sku":"A-${i}","qty":1}`).join(',')}]}`;
+    const long = classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: { ...assertion(`${json}\nexpected: <30> but was: <27>`), type: 'org.opentest4j.AssertionFailedError' } }), false);
+    const out = renderReport(gateReport('enforce', [long]));
+    const first = out.split('\n').find((l) => l.startsWith('     org.opentest4j.AssertionFailedError: {"items"'))!;
+    expect(first.length).toBeLessThanOrEqual(5 + 'org.opentest4j.AssertionFailedError: '.length + 200);
+    expect(first.endsWith('…')).toBe(true);
+    expect(out).toContain(`${first}\n     expected: <30> but was: <27>\n`);
+    const many = classifyCandidate(candidate('appliesDiscount'), withFailures({ 4: assertion(Array.from({ length: 15 }, (_, i) => `line ${i + 1}`).join('\n')) }), false);
+    const text = renderReport(gateReport('enforce', [many]));
+    expect(text).toContain('     java.lang.AssertionError: line 1\n     line 2\n');
+    expect(text).toContain('     line 12\n     … 3 more lines of the message\n');
+    expect(text).not.toContain('line 13');
+  });
+
   it('shows text from a test with its control characters escaped: no test moves the cursor or recolours the log', () => {
     const hostile = assertion('\u001b[2J\u001b[31mred\rover\nsecond line\u0007');
     const c = classifyCandidate(candidate('a\u001b[1mname\nnext'), withFailures({ 4: hostile }), false);

@@ -10,7 +10,7 @@ import { code, codeBlock, cut, framesShown } from '../contract-markdown.js';
 export const MAX_TESTS_WITH_EVIDENCE = 10;
 /** Characters of evidence the report holds at most, over all tests. */
 export const MAX_EVIDENCE_CHARS = 30_000;
-const MESSAGE_LINES = 10;
+const MESSAGE_LINES = 12;
 const MESSAGE_CHARS = 1_000;
 const TRACE_LINES = 5;
 const LINE_CHARS = 300;
@@ -77,7 +77,9 @@ function firstFailureLine(f: RepetitionFailure): string {
 export function excerpt(f: RepetitionFailure, location: string | null = null): string {
   const message = f.message ?? '';
   const header = f.type !== null ? (message !== '' ? `${f.type}: ${message}` : f.type) : message;
-  const lines = bounded(header, MESSAGE_LINES, MESSAGE_CHARS);
+  // AssertJ's messages start with a line break: the type stands alone, the message below it.
+  const display = f.type !== null && /^\s*(\r\n?|\n)/.test(message) ? `${f.type}:\n${message.replace(/^(\s*(\r\n?|\n))+/, '')}` : header;
+  const lines = bounded(display.replace(/(\r\n?|\n)\s*$/, ''), MESSAGE_LINES, MESSAGE_CHARS);
   // Java's trace opens with the same `type: message` (the message may span lines): the frames follow it.
   let trace = (f.stackTrace ?? '').replace(/\r\n?/g, '\n');
   const said = header.replace(/\r\n?/g, '\n');
@@ -93,8 +95,10 @@ export function excerpt(f: RepetitionFailure, location: string | null = null): s
 
 function bounded(text: string, maxLines: number, maxChars: number): string[] {
   if (text === '') return [];
-  const all = cut(text, maxChars).split(/\r\n?|\n/);
-  const lines = all.slice(0, maxLines).map((l) => cut(l, LINE_CHARS));
+  // Each line is cut before the whole: one long line (a JSON document) must not push out the
+  // lines after it, such as "expected: <30> but was: <27>".
+  const all = text.split(/\r\n?|\n/).map((l) => cut(l, LINE_CHARS));
+  const lines = cut(all.slice(0, maxLines).join('\n'), maxChars).split('\n');
   if (all.length > maxLines) lines.push(`… ${all.length - maxLines} more ${all.length - maxLines === 1 ? 'line' : 'lines'}`);
   return lines;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
+import type { RepetitionFailure } from '../contract.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
 import { excerpt, groupedLine } from './failure-evidence.js';
 import { renderRunReport } from './render-markdown.js';
@@ -54,8 +55,24 @@ describe('renderRunReport', () => {
   it('counts in the singular when there is one: a test case, a repetition, a line', () => {
     expect(renderRunReport(page({ flaky: [], testCases: page().testCases.slice(0, 1) }))).toContain('\n1 test case: 1 passed, 0 failed, 0 skipped, 1 new.\n');
     expect(groupedLine({ failureGroups: [], failures: [], failuresOmitted: 0 }, 1, 1)).toBe('1 of 1 repetition failed.');
-    const eleven = Array.from({ length: 11 }, (_, i) => `line ${i + 1}`).join('\n');
-    expect(excerpt({ repetition: 1, kind: 'failure', type: 'java.lang.AssertionError', message: eleven, stackTrace: null, framesOmitted: 0, stdoutTail: null, stderrTail: null, durationMs: 1, exitCode: null, signal: null, hsErrFile: null, truncated: false }).split('\n').at(-1)).toBe('… 1 more line');
+    const thirteen = Array.from({ length: 13 }, (_, i) => `line ${i + 1}`).join('\n');
+    expect(excerpt({ repetition: 1, kind: 'failure', type: 'java.lang.AssertionError', message: thirteen, stackTrace: null, framesOmitted: 0, stdoutTail: null, stderrTail: null, durationMs: 1, exitCode: null, signal: null, hsErrFile: null, truncated: false }).split('\n').at(-1)).toBe('… 1 more line');
+  });
+
+  it("shows an assertion message's lines, so the line that says what was expected is never lost", () => {
+    const failure = (type: string, message: string): RepetitionFailure => ({ repetition: 1, kind: 'failure', type, message, stackTrace: null, framesOmitted: 0, stdoutTail: null, stderrTail: null, durationMs: 1, exitCode: null, signal: null, hsErrFile: null, truncated: false });
+    // AssertJ's containsExactly: the message starts with a line break and says what was missing on its last lines.
+    const assertj = '\nActual and expected should have same elements but actual had:\n  [1, 2]\nand expected had:\n  [1, 2, 3]\nexpecting:\n  [1, 2]\nto contain exactly (and in same order):\n  [1, 2, 3]\nbut could not find the following elements:\n  [3]\n';
+    const text = excerpt(failure('java.lang.AssertionError', assertj));
+    expect(text.split('\n').slice(0, 2)).toEqual(['java.lang.AssertionError:', 'Actual and expected should have same elements but actual had:']);
+    expect(text.endsWith('but could not find the following elements:\n  [3]')).toBe(true);
+    // One long line (a JSON document) is cut, and the line after it stays.
+    const json = `{"items":[${Array.from({ length: 400 }, (_, i) => `{"sku":"A-${i}","qty":1}`).join(',')}]}`;
+    const lines = excerpt(failure('org.opentest4j.AssertionFailedError', `${json}\nexpected: <30> but was: <27>`)).split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.length).toBe(300);
+    expect(lines[0]!.endsWith('…')).toBe(true);
+    expect(lines[1]).toBe('expected: <30> but was: <27>');
   });
 
   it('omits empty sections and never renders the gate verdict', () => {
