@@ -167,6 +167,12 @@ export const StressParameters = v.object({
   ceilingSeconds: v.pipe(count, v.minValue(1, 'must be >= 1')),
   bulkChangeRatio: v.pipe(v.number(), v.gtValue(0, 'must be in (0, 1]'), v.maxValue(1, 'must be in (0, 1]')),
   bulkChangeFloor: v.pipe(count, v.minValue(1, 'must be >= 1')),
+  /**
+   * A new test that failed while its repetitions ran side by side and passed every repetition run
+   * again alone (timing-sensitive) fails the gate too. Default false: it is reported, not blocking.
+   * Optional on the wire, so a CLI reads an older server's parameters.
+   */
+  timingSensitiveBlocks: v.optional(v.boolean(), false),
 });
 export type StressParameters = v.InferOutput<typeof StressParameters>;
 
@@ -181,6 +187,7 @@ export const DEFAULT_STRESS_PARAMETERS: StressParameters = {
   ceilingSeconds: 600,
   bulkChangeRatio: 0.3,
   bulkChangeFloor: 50,
+  timingSensitiveBlocks: false,
 };
 
 /** The project's flaky-test policy (consumers that attribute flakiness read it). */

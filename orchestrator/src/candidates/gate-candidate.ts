@@ -17,6 +17,13 @@ export interface GateCandidate extends TestCaseIdentity {
    * name, its JUnit Platform unique ID when known); null if the server named an identity this run does not have.
    */
   source: { task: string; xmlName: string; occurrence: number; uniqueId?: string } | null;
+  /** How it ended in the first pass (a muted test may have failed there). */
+  firstPassStatus?: 'success' | 'failure' | 'skipped';
+  /**
+   * Set on every new invocation of one parameterised method when two or more are stressed: they
+   * share each repetition's JVM, in order, and one price (candidates/invocation-groups.ts).
+   */
+  group?: string;
 }
 
 /** Joins the verdict's candidates (kept in the server's order, sorted by identity) with the run. */
@@ -43,6 +50,7 @@ export function joinCandidates(
       excluded: c.excluded,
       muted: isMuted(c, projectId),
       source: r ? { task: r.task, xmlName: r.xmlName, occurrence: r.occurrence, ...(r.uniqueId ? { uniqueId: r.uniqueId } : {}) } : null,
+      ...(r ? { firstPassStatus: r.status } : {}),
     };
   });
 }

@@ -8,23 +8,31 @@ export interface CeilingPrediction {
   exceeds: boolean;
   /** Repetition JVMs at a time, as the build adapter planned the pass. */
   concurrency: number;
-  /** Repetition JVMs: one per candidate and repetition. */
+  /** Repetition JVMs: one per candidate (or group of invocations sharing JVMs) and repetition. */
   jvms: number;
 }
 
 /**
  * Every repetition of every candidate is one fresh JVM: a job of (JVM start + the candidate's
- * duration). With `concurrency` JVMs at a time the pass takes about Σ jobs / concurrency, and
- * never less than its longest job. With concurrency 1 (the Gradle executor) it is Σ jobs.
+ * duration); the new invocations of one method share theirs (JVM start + the sum of their
+ * durations). With `concurrency` JVMs at a time the pass takes about Σ jobs / concurrency, and
+ * never less than its longest job. With concurrency 1 (the Gradle executor) it is Σ jobs. A
+ * candidate that fails side by side runs again alone: that is not known before, so not predicted
+ * (the report says what ran).
  */
 export function predictCeiling(stress: readonly GateCandidate[], jvmStartMs: number, ceilingSeconds: number, concurrency = 1): CeilingPrediction {
   let totalMs = 0;
   let longestMs = 0;
   let jvms = 0;
-  for (const c of stress) {
-    const reps = c.repetitions ?? 0;
+  const units = new Map<string, { reps: number; durationMs: number }>();
+  stress.forEach((c, i) => {
+    const key = c.group ?? `#${i}`;
+    const u = units.get(key) ?? { reps: 0, durationMs: 0 };
+    units.set(key, { reps: Math.max(u.reps, c.repetitions ?? 0), durationMs: u.durationMs + c.durationMs });
+  });
+  for (const { reps, durationMs } of units.values()) {
     if (reps === 0) continue;
-    const job = jvmStartMs + c.durationMs;
+    const job = jvmStartMs + durationMs;
     totalMs += reps * job;
     longestMs = Math.max(longestMs, job);
     jvms += reps;

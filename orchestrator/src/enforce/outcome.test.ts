@@ -35,6 +35,40 @@ describe('classifyCandidate', () => {
   });
 });
 
+describe('what the stress pass found besides the repetitions', () => {
+  const failing = (n: number, at: number[]) => reps(n, at).map((r) => (r.status === 'failure' ? { ...r, failure: { kind: 'failure' as const, type: 'java.lang.AssertionError', message: 'timed out after 5 s', trace: null, stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null } } : r));
+
+  it('a candidate the runner could not run is a gate error in the runner\'s words, never passed', () => {
+    const r = classifyCandidate(candidate('a'), [], { cut: false, unrunnable: 'the JUnit Platform found no such test; test engines on the class path: junit-vintage 5.14.4' });
+    expect(r).toMatchObject({ outcome: 'error', why: 'the JUnit Platform found no such test; test engines on the class path: junit-vintage 5.14.4' });
+  });
+
+  it('failed side by side and passed every repetition alone: passed, reported as timing-sensitive with what failed', () => {
+    const r = classifyCandidate(candidate('a'), reps(10), { cut: false, sideBySide: failing(10, [3, 8]) });
+    expect(r).toMatchObject({ outcome: 'passed', failures: 0, timingSensitive: { failures: 2, repetitions: 10 } });
+    expect(r.timingSensitive!.evidence!.failures[0]).toMatchObject({ repetition: 3, message: 'timed out after 5 s' });
+  });
+
+  it('blocks a timing-sensitive test when the project says so', () => {
+    const r = classifyCandidate(candidate('a'), reps(10), { cut: false, sideBySide: failing(10, [3, 8]), timingSensitiveBlocks: true });
+    expect(r).toMatchObject({ outcome: 'failed', failures: 2 });
+    expect(decideGate('enforce', 0, [r], null)).toMatchObject({ blocked: true, exitCode: 1 });
+  });
+
+  it('failed every repetition after passing in the build, in a JVM that differed from the build\'s: a gate error naming the difference, never a block', () => {
+    const c = candidate('a', { firstPassStatus: 'success' });
+    const r = classifyCandidate(c, failing(4, [1, 2, 3, 4]), { cut: false, mismatch: ['JVM argument "-javaagent:/m2/jacoco.jar": in the build, not in the repetition', 'system property x: the build\'s "1", the repetition\'s unset'] });
+    expect(r).toMatchObject({ outcome: 'error', failures: 4 });
+    expect(r.why).toContain('"-javaagent:/m2/jacoco.jar": in the build, not in the repetition (1 more differences below)');
+    expect(decideGate('enforce', 0, [r], null)).toMatchObject({ blocked: false, outcome: 'incomplete' });
+  });
+
+  it('failed every repetition and the gate sees no difference: failed, with the (empty) comparison kept for the report', () => {
+    const r = classifyCandidate(candidate('a', { firstPassStatus: 'success' }), failing(4, [1, 2, 3, 4]), { cut: false, mismatch: [] });
+    expect(r).toMatchObject({ outcome: 'failed', mismatch: [] });
+  });
+});
+
 describe('decideGate', () => {
   const passed = classifyCandidate(candidate('a'), reps(10), false);
   const failed = classifyCandidate(candidate('b'), reps(10, [1]), false);

@@ -32,29 +32,73 @@ export interface CandidateResult extends GateCandidate {
   why: string | null;
   /** The command that reruns it as the gate did, without a server (set when it failed). */
   reproduce?: string;
+  /**
+   * It failed while its repetitions ran side by side and passed every one run again alone: a
+   * timing-sensitive test (a 5 s timeout under load, a race). What failed side by side.
+   */
+  timingSensitive?: { failures: number; repetitions: number; evidence: CandidateEvidence | null };
+  /**
+   * It failed every repetition although it passed in the build: what the repetition JVM did not
+   * reproduce of the build's test JVM (empty: the gate sees no difference).
+   */
+  mismatch?: string[];
 }
 
-/** Classifies one candidate. `cut` says the ceiling timer stopped the stress pass. */
-export function classifyCandidate(c: GateCandidate, recorded: readonly RecordedRepetition[], cut: boolean): CandidateResult {
-  const base = {
+/** What the stress pass knows of one candidate besides its repetitions. */
+export interface CandidateFindings {
+  /** The ceiling timer stopped the stress pass. */
+  cut: boolean;
+  /** Why the pass could not run it (the runner's words, a stopped pass). */
+  unrunnable?: string | undefined;
+  /** Its side-by-side repetitions, when it ran again alone. */
+  sideBySide?: readonly RecordedRepetition[] | undefined;
+  /** The project's setting: a timing-sensitive test fails the gate (default: reported, not blocking). */
+  timingSensitiveBlocks?: boolean;
+  /** How its JVM differed from the build's, when it failed every repetition after passing in the build. */
+  mismatch?: string[] | undefined;
+}
+
+/** Classifies one candidate. */
+export function classifyCandidate(c: GateCandidate, recorded: readonly RecordedRepetition[], found: boolean | CandidateFindings): CandidateResult {
+  const f: CandidateFindings = typeof found === 'boolean' ? { cut: found } : found;
+  const cut = f.cut;
+  const base: Omit<CandidateResult, 'outcome' | 'expected' | 'why'> = {
     ...c,
     recorded: recorded.map(({ failure: _failure, ...r }) => r),
     evidence: failureEvidence(c.suite, recorded),
     failures: recorded.filter((r) => r.status === 'failure').length,
     crashed: recorded.filter((r) => r.crashed).length,
   };
+  const aside = f.sideBySide?.filter((r) => r.status === 'failure').length ?? 0;
+  if (aside && base.failures === 0) base.timingSensitive = { failures: aside, repetitions: f.sideBySide!.length, evidence: failureEvidence(c.suite, f.sideBySide!) };
+  if (f.mismatch && base.failures > 0) base.mismatch = f.mismatch;
   if (c.excluded !== null || c.repetitions === null) return { ...base, outcome: 'excluded', expected: 0, why: null };
   const expected = c.repetitions;
   if (expected < 1) return { ...base, outcome: 'error', expected, why: 'the verdict gave it no repetitions' };
   if (c.source === null) {
     return { ...base, outcome: 'error', expected, why: 'the verdict named a test this run did not report' };
   }
+  if (base.mismatch?.length) {
+    // Passed in the build, failed every repetition, in a JVM that was not the build's: the gate's own trouble until examined.
+    const [first, ...rest] = base.mismatch;
+    return { ...base, outcome: 'error', expected, why: `it failed every repetition although it passed in the build, and the repetitions did not reproduce the build's test JVM: ${first}${rest.length ? ` (${rest.length} more differences below)` : ''}` };
+  }
   // A failure is a finding even if the pass was cut: the test disagreed with itself.
   if (base.failures > 0) return { ...base, outcome: 'failed', expected, why: null };
+  if (base.timingSensitive && f.timingSensitiveBlocks) {
+    const ts = base.timingSensitive;
+    return { ...base, failures: ts.failures, evidence: ts.evidence, outcome: 'failed', expected, why: null };
+  }
   if (recorded.length >= expected) return { ...base, outcome: 'passed', expected, why: null };
+  if (f.unrunnable) return { ...base, outcome: 'error', expected, why: f.unrunnable };
   return cut
     ? { ...base, outcome: 'not_stressed', expected, why: 'cut by the ceiling' }
     : { ...base, outcome: 'error', expected, why: `${expected - recorded.length} of ${expected} repetitions left no result` };
+}
+
+/** What the pass knows of candidate `id` besides its repetitions. */
+export function findingsOf(pass: { cut: boolean; unrunnable?: ReadonlyMap<string, string>; sideBySide?: ReadonlyMap<string, readonly RecordedRepetition[]>; mismatches?: ReadonlyMap<string, string[]> }, id: string, timingSensitiveBlocks = false): CandidateFindings {
+  return { cut: pass.cut, unrunnable: pass.unrunnable?.get(id), sideBySide: pass.sideBySide?.get(id), mismatch: pass.mismatches?.get(id), timingSensitiveBlocks };
 }
 
 /** What the gate decided. */

@@ -2,7 +2,8 @@
 // classify every candidate and decide.
 import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate-candidate.js';
 import type { Config } from '../config/config.js';
-import { classifyCandidate, decideGate, type CandidateResult } from '../enforce/outcome.js';
+import { groupInvocations } from '../candidates/invocation-groups.js';
+import { classifyCandidate, decideGate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
@@ -14,6 +15,7 @@ import type { VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
+import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
 
 /** What the verdict step needs from the run so far. */
@@ -63,7 +65,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     return stoppedReport(mode, config, first, { kind: 'not_entitled' });
   }
   // Checked again with the server's project id, so test_case_ids in the list match too.
-  const candidates = joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId);
+  // The new invocations of one method share their JVMs and one price (candidates/invocation-groups.ts).
+  const candidates = groupInvocations(joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId), verdict.parameters.curve);
   const stress = toStress(candidates);
   // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
   // the report and telemetry all use this one prediction.
@@ -83,22 +86,13 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     if (ctx.uploadFailed?.()) await ctx.uploaded; // throws: the gate's own trouble
     if (ctx.marks) ctx.marks.decidedAt = deps.now();
     const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal ? { signal: deps.signal } : {});
-    stressPass = {
-      wallClockMs: pass.wallClockMs,
-      cut: pass.cut,
-      gradleExitCode: pass.gradleExitCode,
-      executor: pass.executor,
-      jvms: pass.jvms,
-      jvmsAtATime: pass.concurrency,
-      confirmedAlone: pass.confirmedAlone,
-      fallback: pass.fallback,
-      ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
-    };
+    stressPass = stressPassSummary(pass);
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {
       return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass };
     }
-    results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut));
+    const blocks = verdict.parameters.timingSensitiveBlocks ?? false;
+    results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
     for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, ctx.gradleArgs, r);
     problems = pass.problems;
   }

@@ -10,11 +10,13 @@ import { toStress, type GateCandidate } from '../candidates/gate-candidate.js';
 import type { ToolFlags } from '../args/parse-args.js';
 import { resolveConfig } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
-import { classifyCandidate, type CandidateResult } from '../enforce/outcome.js';
+import { groupInvocations } from '../candidates/invocation-groups.js';
+import { classifyCandidate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
 import { UsageError } from '../errors.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import { firstPassSummary } from './finish-gate.js';
+import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
@@ -54,7 +56,9 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
       deps.out(`${sectionFor('local')}\n  Skipped: the build failed, so nothing was stressed.\n`);
       return first.exitCode;
     }
-    const stress = chosen(first, selectors, repetitions, deps);
+    // With --repetitions every test gets that many; without, the new invocations of one method share JVMs as the gate's do.
+    const picked = chosen(first, selectors, repetitions, deps);
+    const stress = repetitions === null ? groupInvocations(picked, DEFAULT_STRESS_PARAMETERS.curve) : groupInvocations(picked, [{ maxDurationMs: Number.MAX_SAFE_INTEGER, bound: 'inclusive', repetitions }]);
     const plan = await build.planStress(toStress(stress), { executor: config.executor, parallelJvms: config.parallelJvms });
     // No ceiling: the author asked for these repetitions, and Ctrl-C stops them.
     const pass = await build.stressPass(toStress(stress), buildArgs, null, plan, {
@@ -62,7 +66,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
       ...(flags.untilFailure ? { untilFailure: true } : {}),
     });
     if (pass.cancelled || cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal) ?? 'SIGINT');
-    const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], pass.cut || pass.stoppedAtFailure === true), pass.stoppedAtFailure === true));
+    const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], { ...findingsOf(pass, c.testCaseId), cut: pass.cut || pass.stoppedAtFailure === true }), pass.stoppedAtFailure === true));
     for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, buildArgs, r, repetitions ?? undefined);
     const report = localReport(config.runId, first, results, pass, plan.concurrency);
     deps.out(renderReport(report));
@@ -128,18 +132,7 @@ function localReport(runId: string, first: FirstPass, results: CandidateResult[]
     guard: null,
     candidates: results,
     counts: countCandidates(results),
-    stressPass: {
-      wallClockMs: pass.wallClockMs,
-      cut: pass.cut,
-      ...(pass.stoppedAtFailure ? { stoppedAtFailure: true } : {}),
-      gradleExitCode: pass.gradleExitCode,
-      executor: pass.executor,
-      jvms: pass.jvms,
-      jvmsAtATime: Math.min(concurrency, pass.concurrency),
-      confirmedAlone: pass.confirmedAlone,
-      fallback: pass.fallback,
-      ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
-    },
+    stressPass: stressPassSummary(pass, concurrency),
     problems: pass.problems,
     notes: first.notes,
     blocked: failed,

@@ -2,10 +2,11 @@
 // task's own fork settings (exported by the plugin when the task ran in the first pass), its
 // selection by the task's framework: JUnit 4 by class and name, TestNG by class, method and
 // invocation, the JUnit Platform (useJUnitPlatform, or JUnit 4's JUnitPlatform runner) by unique ID.
+// The new invocations of one method share each repetition's JVM (candidates/invocation-groups.ts).
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import { configurationParameters } from '../jvm/fork-jvm.js';
+import { configurationParameters, forkClassPath } from '../jvm/fork-jvm.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
-import type { JvmSpec, Selection, StressTarget } from '../jvm/stress-target.js';
+import { groupTargets, singleTarget, type JvmSpec, type Selection, type StressTarget } from '../jvm/stress-target.js';
 import { testNgName } from '../jvm/testng-names.js';
 import { readForkSpec, type ForkSpec } from './fork-spec.js';
 
@@ -29,26 +30,34 @@ export async function gradleTargets(stress: readonly GateCandidate[], manifest: 
       spec = read.spec;
       specs.set(source.task, spec);
     }
-    const platform = platformConfig.get(source.task);
-    const jvm = jvmOfSpec(spec, source.uniqueId ? platform : undefined);
-    const selection = selectionOf(candidate, spec, platform);
-    if (typeof selection === 'string') unrunnable.push({ candidate, why: selection });
-    else targets.push({ candidate, jvm, jvmKey: source.task, selection, occurrence: selection.kind === 'junit4' ? source.occurrence : 1 });
+    const platform = source.uniqueId ? platformConfig.get(source.task) : undefined;
+    const selection = selectionOf(candidate, spec);
+    if (typeof selection === 'string') {
+      unrunnable.push({ candidate, why: selection });
+      continue;
+    }
+    const member = { candidate, selection, occurrence: selection.kind === 'junit4' ? source.occurrence : 1 };
+    targets.push(singleTarget(member, jvmOfSpec(spec, platform), source.task, { configurationParameters: platform ? configurationParameters(platform) : {} }));
   }
-  return { ok: true, targets, unrunnable };
+  return { ok: true, targets: groupTargets(targets), unrunnable };
 }
 
-/** The Test task's JVM; a platform test also needs the platform's launcher, which Gradle 4.6+ supplies from its own distribution. */
+/**
+ * The Test task's JVM. A platform test JVM's listener reported the JVM's real class path (Gradle's
+ * own launcher included, which Gradle 4.6+ supplies from its distribution); the task's class path
+ * plus that launcher from an older runner.
+ */
 function jvmOfSpec(spec: ForkSpec, platform: ForkConfig | undefined): JvmSpec {
-  const classpath = [...spec.classpath];
-  if (platform?.launcherJar && !classpath.includes(platform.launcherJar)) classpath.push(platform.launcherJar);
+  let classpath = [...spec.classpath];
+  if (platform?.runtimeClassPath) classpath = forkClassPath(platform, true);
+  else if (platform?.launcherJar && !classpath.includes(platform.launcherJar)) classpath.push(platform.launcherJar);
   // Gradle passes the task's system properties as -D arguments (getAllJvmArgs): nothing more to set.
   return { java: spec.executable, jvmArgs: spec.jvmArgs, classpath, workingDir: spec.workingDir, environment: spec.environment, systemProperties: {} };
 }
 
-function selectionOf(c: GateCandidate, spec: ForkSpec, platform: ForkConfig | undefined): Selection | string {
+function selectionOf(c: GateCandidate, spec: ForkSpec): Selection | string {
   const source = c.source!;
-  if (source.uniqueId) return { kind: 'platform', uniqueId: source.uniqueId, configurationParameters: platform ? configurationParameters(platform) : {} };
+  if (source.uniqueId) return { kind: 'platform', uniqueId: source.uniqueId };
   switch (spec.framework) {
     case 'testng':
       return { kind: 'testng', className: c.suite, name: source.xmlName, ...testNgName(source.xmlName, 'gradle') };

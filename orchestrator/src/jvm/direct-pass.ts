@@ -5,10 +5,11 @@ import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { Logger } from '../log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
 import { archiveState, type ClassArchive, planClassArchive } from './class-archive.js';
+import { compareJvm } from './compare-jvm.js';
 import { launchJvm, type JvmLauncher } from './launch-jvm.js';
 import { createProgress } from './progress.js';
-import { runRepetitions } from './run-repetitions.js';
-import type { StressTarget } from './stress-target.js';
+import { runRepetitions, type RepetitionsOutcome } from './run-repetitions.js';
+import { targetRepetitions, type StressTarget } from './stress-target.js';
 
 /** What a direct pass needs from its adapter. */
 export interface DirectPassOptions {
@@ -30,9 +31,20 @@ export interface DirectPassOptions {
   untilFailure?: boolean;
 }
 
-/** How many repetition JVMs a direct pass runs at once: the request's bound, at most one a repetition. */
+/** How many repetition JVMs a direct pass runs at once: the request's bound, at most one a JVM planned. */
 export function directConcurrency(stress: readonly GateCandidate[], parallelJvms: number): number {
-  return Math.max(1, Math.min(parallelJvms, stress.reduce((n, c) => n + (c.repetitions ?? 0), 0)));
+  return Math.max(1, Math.min(parallelJvms, plannedJvms(stress)));
+}
+
+/** JVMs a pass plans: one per repetition of each candidate, or of each group of invocations sharing JVMs. */
+export function plannedJvms(stress: readonly GateCandidate[]): number {
+  const groups = new Map<string, number>();
+  let jvms = 0;
+  for (const c of stress) {
+    if (c.group === undefined) jvms += c.repetitions ?? 0;
+    else groups.set(c.group, Math.max(groups.get(c.group) ?? 0, c.repetitions ?? 0));
+  }
+  return jvms + [...groups.values()].reduce((a, b) => a + b, 0);
 }
 
 /** What an adapter holds for every direct pass of its invocation. */
@@ -55,7 +67,7 @@ export function runAdapterDirectPass(
   });
 }
 
-/** Runs every target's repetitions; candidates the adapter could not select are named as problems. */
+/** Runs every target's repetitions; candidates the adapter could not select are unrunnable, with why. */
 export async function runDirectPass(targets: readonly StressTarget[], unrunnable: readonly { candidate: GateCandidate; why: string }[], o: DirectPassOptions): Promise<StressPassResult> {
   const archives = new Map<string, ClassArchive>();
   for (const t of targets) {
@@ -73,22 +85,45 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
       progress: (total, deadlineAt, title) => createProgress({ write: o.err, tty: o.errIsTTY, total, deadlineAt, now: Date.now, title }),
     },
   );
-  const problems = [...unrunnable.map((u) => `${u.candidate.suite}.${u.candidate.name} cannot be selected in a fresh JVM: ${u.why}.`), ...pass.problems];
-  for (const u of unrunnable) pass.repetitions.set(u.candidate.testCaseId, []);
+  for (const u of unrunnable) {
+    pass.repetitions.set(u.candidate.testCaseId, []);
+    pass.unrunnable.set(u.candidate.testCaseId, `it cannot be selected in a fresh JVM: ${u.why}`);
+  }
   return {
     repetitions: pass.repetitions,
+    sideBySide: pass.sideBySide,
+    unrunnable: pass.unrunnable,
+    halted: pass.halted,
+    mismatches: await mismatches(targets, pass, o.runnerJar),
     cut: pass.cut,
     stoppedAtFailure: pass.stoppedAtFailure,
     cancelled: pass.cancelled,
     wallClockMs: pass.wallClockMs,
     gradleExitCode: null,
-    problems,
+    problems: pass.problems,
     executor: 'direct',
-    concurrency: Math.max(1, Math.min(o.concurrency, pass.jvms)),
+    concurrency: Math.max(1, Math.min(o.concurrency, targets.reduce((n, t) => n + targetRepetitions(t), 0))),
     fallback: null,
     confirmedAlone: pass.confirmed,
     jvms: pass.jvms,
+    jvmsAlone: pass.jvmsAlone,
     archiving: pass.archiving,
     classArchive: archiveState(archives),
   };
+}
+
+/** For each candidate that passed in the build and failed every repetition: how its JVM differed from the build's. */
+async function mismatches(targets: readonly StressTarget[], pass: RepetitionsOutcome, runnerJar: string): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const [index, t] of targets.entries()) {
+    const facts = pass.facts.get(index);
+    // An older runner jar does not describe its JVM: nothing to compare.
+    if (!facts) continue;
+    for (const m of t.members) {
+      const reps = pass.repetitions.get(m.candidate.testCaseId) ?? [];
+      if (m.candidate.firstPassStatus !== 'success' || !reps.length || reps.some((r) => r.status !== 'failure')) continue;
+      out.set(m.candidate.testCaseId, await compareJvm({ spec: t.jvm, observed: t.observed, runnerJar }, facts));
+    }
+  }
+  return out;
 }

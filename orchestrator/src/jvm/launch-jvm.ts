@@ -1,6 +1,9 @@
 // Starts one repetition JVM (the adapter of the direct executor): its standard output and error to
 // files of its own, its environment exactly the build's test JVM's, killed at once when `stop`
-// aborts (ceiling or cancellation: a test JVM stopped by the gate has nothing to save).
+// aborts (ceiling or cancellation: a test JVM stopped by the gate has nothing to save). Standard
+// input is at its end, as Gradle's test worker has it: a test that reads System.in gets end of
+// input at once instead of waiting for the ceiling (Surefire's fork uses its standard input as the
+// booter's command channel, which a test that passed cannot have been reading).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import type { JvmCommand } from './runner-request.js';
@@ -20,10 +23,8 @@ export interface JvmOutput {
   stderr: string;
 }
 
-/** A started JVM: in standby it runs its test only after `go`; `discard` lets it exit without running. */
+/** A started JVM. */
 export interface StartedJvm {
-  go(): void;
-  discard(): void;
   done: Promise<JvmExit>;
 }
 
@@ -32,13 +33,11 @@ export type JvmLauncher = (cmd: JvmCommand, output: JvmOutput, stop: AbortSignal
 
 /** The real launcher (node:child_process). */
 export const launchJvm: JvmLauncher = (cmd, output, stop) => {
-  if (stop.aborted) return { go: () => undefined, discard: () => undefined, done: Promise.resolve({ exitCode: null, signal: null, killed: true, startError: null, pid: null }) };
+  if (stop.aborted) return { done: Promise.resolve({ exitCode: null, signal: null, killed: true, startError: null, pid: null }) };
   const out = openSync(output.stdout, 'a');
   const err = openSync(output.stderr, 'a');
   const env = Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== null));
-  const child = spawn(cmd.file, cmd.args, { cwd: cmd.cwd, env, stdio: ['pipe', out, err] });
-  // A JVM that died early closes its stdin: writing to it must not throw.
-  child.stdin?.on('error', () => undefined);
+  const child = spawn(cmd.file, cmd.args, { cwd: cmd.cwd, env, stdio: ['ignore', out, err] });
   let killed = false;
   const onStop = () => {
     killed = true;
@@ -58,5 +57,5 @@ export const launchJvm: JvmLauncher = (cmd, output, stop) => {
     child.once('error', (e) => end({ exitCode: null, signal: null, startError: e.message }));
     child.once('exit', (code, signal) => end({ exitCode: code, signal, startError: null }));
   });
-  return { go: () => child.stdin?.end('go\n'), discard: () => child.stdin?.end(), done };
+  return { done };
 };

@@ -7,25 +7,30 @@ import { silentLogger } from '../log.js';
 import type { ClassArchive } from './class-archive.js';
 import type { JvmExit, JvmLauncher } from './launch-jvm.js';
 import { createProgress, progressLine } from './progress.js';
-import { runRepetitions, type RepetitionsDeps } from './run-repetitions.js';
+import { HALT_AFTER, runRepetitions, type RepetitionsDeps } from './run-repetitions.js';
 import type { Selection, StressTarget } from './stress-target.js';
 
 const S = 'com.shop.CheckoutTest';
 const jvm = { java: '/jdk/bin/java', jvmArgs: ['-Xmx64m'], classpath: ['/c'], workingDir: '/w', environment: { A: 'b' }, systemProperties: { 'shop.mode': 'test' } };
 const target = (name: string, reps: number, selection: Selection = { kind: 'junit4', className: S, name }, occurrence = 1): StressTarget => ({
-  candidate: candidate(name, { testCaseId: name, repetitions: reps }),
+  members: [{ candidate: candidate(name, { testCaseId: name, repetitions: reps }), selection, occurrence }],
   jvm,
   jvmKey: ':app:test',
-  selection,
-  occurrence,
+  configurationParameters: {},
 });
 
 /** Resolves once `stop` is aborted, at once if it already is. */
 const aborted = (stop: AbortSignal) => new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
 
-type Behaviour = 'SUCCESS' | 'FAILURE' | 'SKIPPED' | 'die' | 'hang' | 'nothing' | 'twice';
+type Behaviour = 'SUCCESS' | 'FAILURE' | 'SKIPPED' | 'die' | 'hang' | 'nothing' | 'twice' | 'unrunnable';
 
-/** A fake JVM: reads the request like the runner, and does what `behave(test, n-th JVM)` says. */
+/** What the fake runner says of a selection it cannot run. */
+const NO_ENGINE = 'the JUnit Platform found no such test; test engines on the class path: junit-vintage 5.14.4 (no junit-jupiter engine, which the unique ID names)';
+
+/**
+ * A fake JVM: reads the request like the runner, describes itself, and runs each selection in
+ * order as `behave(test, n-th JVM)` says ('nothing': the JVM exits 2 at once, writing nothing).
+ */
 function fakeJvm(behave: (test: string, n: number) => Behaviour) {
   const requests: string[][] = [];
   const args: string[][] = [];
@@ -41,36 +46,43 @@ function fakeJvm(behave: (test: string, n: number) => Behaviour) {
         const lines = (await readFile(cmd.args.at(-1)!, 'utf8')).trim().split('\n');
         requests.push(lines);
         const out = lines.find((l) => l.startsWith('out '))!.slice(4);
-        const test = lines.find((l) => l.startsWith('test ') || l.startsWith('select '))!.replace(/^(test|select) /, '');
-        const [className, name] = test.includes('\t') ? test.split('\t') : [S, test];
-        const b = behave(name!, n);
+        const tests = lines.filter((l) => l.startsWith('test ') || l.startsWith('select ')).map((l) => l.replace(/^(test|select) /, ''));
         await new Promise((r) => setTimeout(r, 3));
-        const uniqueId = test.includes('\t') ? null : test;
-        const line = (o: object) => `${JSON.stringify({ className, name, uniqueId, ...o })}\n`;
-        if (b === 'nothing') return { exitCode: 2, signal: null, killed: false, startError: null, pid: 1 };
-        let text = line({ event: 'started' });
+        if (behave(tests[0]!.split('\t').at(-1)!, n) === 'nothing') return { exitCode: 2, signal: null, killed: false, startError: null, pid: 1 };
+        let text = `${JSON.stringify({ event: 'jvm', javaHome: '/jdk', userDir: '/w', classPath: '/c:/runner.jar', inputArguments: ['-Xmx64m'], systemProperties: { 'shop.mode': 'test' }, environment: { A: 'b' } })}\n`;
         await writeFile(output.stdout, `hello from repetition ${n}\n`);
-        if (b === 'die') {
-          await writeFile(out, text);
-          await writeFile(output.stderr, 'Exception in thread "main"\nbye\n');
-          await writeFile(path.join(path.dirname(out), 'hs_err_pid4242.log'), '# A fatal error\n');
-          return { exitCode: null, signal: 'SIGABRT', killed: false, startError: null, pid: 4242 };
+        for (const test of tests) {
+          const [className, name] = test.includes('\t') ? test.split('\t') : [S, test];
+          const b = behave(name!, n);
+          const uniqueId = test.includes('\t') ? null : test;
+          const line = (o: object) => `${JSON.stringify({ className, name, uniqueId, ...o })}\n`;
+          if (b === 'unrunnable') {
+            text += `${JSON.stringify({ event: 'unrunnable', selector: test.includes('\t') ? `${className}#${name}` : test, cause: NO_ENGINE })}\n`;
+            continue;
+          }
+          text += line({ event: 'started' });
+          if (b === 'die') {
+            await writeFile(out, text);
+            await writeFile(output.stderr, 'Exception in thread "main"\nbye\n');
+            await writeFile(path.join(path.dirname(out), 'hs_err_pid4242.log'), '# A fatal error\n');
+            return { exitCode: null, signal: 'SIGABRT', killed: false, startError: null, pid: 4242 };
+          }
+          if (b === 'hang') {
+            await writeFile(out, text);
+            await aborted(stop);
+            return { exitCode: null, signal: 'SIGKILL', killed: true, startError: null, pid: 5 };
+          }
+          const failure = b === 'FAILURE' ? { type: 'java.lang.AssertionError', message: 'expected 30 but was 27', trace: `java.lang.AssertionError: expected 30 but was 27\n\tat ${S}.${name}(CheckoutTest.java:42)` } : undefined;
+          text += line({ event: 'finished', result: b === 'twice' ? 'SUCCESS' : b, durationMs: 7, ...(failure ? { failure } : {}) });
+          if (b === 'twice') text += line({ event: 'started' }) + line({ event: 'finished', result: 'FAILURE', durationMs: 8 });
         }
-        if (b === 'hang') {
-          await writeFile(out, text);
-          await aborted(stop);
-          return { exitCode: null, signal: 'SIGKILL', killed: true, startError: null, pid: 5 };
-        }
-        const failure = b === 'FAILURE' ? { type: 'java.lang.AssertionError', message: 'expected 30 but was 27', trace: `java.lang.AssertionError: expected 30 but was 27\n\tat ${S}.${name}(CheckoutTest.java:42)` } : undefined;
-        text += line({ event: 'finished', result: b === 'twice' ? 'SUCCESS' : b, durationMs: 7, ...(failure ? { failure } : {}) });
-        if (b === 'twice') text += line({ event: 'started' }) + line({ event: 'finished', result: 'FAILURE', durationMs: 8 });
         await writeFile(out, text);
         return { exitCode: 0, signal: null, killed: false, startError: null, pid: 6 };
       } finally {
         running--;
       }
     })();
-    return { go: () => undefined, discard: () => undefined, done };
+    return { done };
   };
   return { launch, requests, args, maxAtOnce: () => max };
 }
@@ -100,6 +112,8 @@ describe('the repetition scheduler', () => {
     expect(statuses('a')).toEqual(Array(10).fill('success'));
     expect(statuses('b')).toEqual(Array(3).fill('success'));
     expect(r).toMatchObject({ jvms: 13, confirmed: 0, cut: false, cancelled: false, problems: [] });
+    // The first repetition JVM of each target described itself.
+    expect(r.facts.get(0)).toMatchObject({ javaHome: '/jdk', classPath: '/c:/runner.jar' });
   });
 
   it('starts each JVM as the build did, with the runner jar, the fork\'s properties and the crash file in the repetition\'s folder', async () => {
@@ -127,6 +141,10 @@ describe('the repetition scheduler', () => {
     const { r, fake, statuses } = await run([target('a', 10), target('b', 10)], (t, n) => (t === 'a' && n < 20 && n % 3 === 0 ? 'FAILURE' : 'SUCCESS'), { progress });
     expect(r.confirmed).toBe(1);
     expect(fake.requests).toHaveLength(30);
+    // Every JVM is counted, the alone ones too, and what failed side by side is kept.
+    expect(r).toMatchObject({ jvms: 30, jvmsAlone: 10 });
+    expect(r.sideBySide.get('a')!.filter((x) => x.status === 'failure').length).toBeGreaterThan(0);
+    expect(r.sideBySide.has('b')).toBe(false);
     // The rerun says it is running: its own progress, after the first pass's.
     expect(lines.at(0)).toMatch(/^stress-gate: stress pass: \d+\/20 repetitions/);
     expect(lines.at(-1)).toMatch(/^stress-gate: stress pass, again alone: 10\/10 repetitions, no failures/);
@@ -142,17 +160,17 @@ describe('the repetition scheduler', () => {
     expect(crash.hsErrFile).toMatch(/1-CheckoutTest\.a\/rep-4\/hs_err_pid4242\.log$/);
   });
 
-  it('a JVM that ran nothing is the gate\'s problem, named, never a pass or a failure; a skipped repetition is absent', async () => {
-    const { r, statuses } = await run([target('a', 3)], (_t, n) => (n === 0 ? 'nothing' : n === 1 ? 'SKIPPED' : 'SUCCESS'), { concurrency: 1 });
-    expect(statuses('a')).toEqual(['success']);
-    expect(r.problems).toEqual([expect.stringMatching(/^repetition 1 of com\.shop\.CheckoutTest\.a: the JVM exited with code 2 before the test ran; see .*stderr\.log\.$/)]);
+  it('a skipped repetition is absent, never a pass', async () => {
+    const { r, statuses } = await run([target('a', 3)], (_t, n) => (n === 1 ? 'SKIPPED' : 'SUCCESS'), { concurrency: 1 });
+    expect(statuses('a')).toEqual(['success', 'success']);
+    expect(r.problems).toEqual([]);
   });
 
   it('takes a repeated JUnit 4 name\'s result by occurrence, and a platform test by its unique ID', async () => {
     const second = target('m [#2]', 1, { kind: 'junit4', className: S, name: 'twice' }, 2);
     const { statuses } = await run([second], () => 'twice');
     expect(statuses('m [#2]')).toEqual(['failure']);
-    const platform = target('p', 2, { kind: 'platform', uniqueId: 'p', configurationParameters: {} });
+    const platform = target('p', 2, { kind: 'platform', uniqueId: 'p' });
     const { statuses: ps, fake } = await run([platform], () => 'SUCCESS');
     expect(ps('p')).toEqual(['success', 'success']);
     expect(fake.requests[0]).toContain('select p');
@@ -172,6 +190,61 @@ describe('the repetition scheduler', () => {
     const early = await run([target('a', 4)], () => 'SUCCESS', { signal: AbortSignal.abort('SIGINT') });
     expect(early.fake.requests).toHaveLength(0);
     expect(early.r.cancelled).toBe(true);
+  });
+});
+
+describe('a pass that cannot produce a result stops early', () => {
+  it('a candidate the runner cannot find gets no JVM after its first, with the runner\'s words as the reason', async () => {
+    const { r, fake, statuses } = await run([target('a', 10), target('b', 3)], (t) => (t === 'a' ? 'unrunnable' : 'SUCCESS'), { concurrency: 1 });
+    expect(fake.requests.filter((l) => l.includes(`test ${S}\ta`))).toHaveLength(1);
+    expect(r.unrunnable).toEqual(new Map([['a', NO_ENGINE]]));
+    expect(statuses('a')).toEqual([]);
+    expect(statuses('b')).toEqual(['success', 'success', 'success']);
+    expect(r).toMatchObject({ halted: null, problems: [], jvms: 4 });
+  });
+
+  it('a JVM that exits before its test ran: the exit code is the reason, and that candidate gets no more JVMs', async () => {
+    const { r, fake } = await run([target('a', 5)], () => 'nothing', { concurrency: 1 });
+    expect(fake.requests).toHaveLength(1);
+    expect(r.unrunnable.get('a')).toBe('the JVM exited with code 2 before the test ran');
+  });
+
+  it('when the first candidates all fail for one cause and none ran, the pass stops and says why once', async () => {
+    const targets = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => target(n, 10));
+    const { r, fake } = await run(targets, () => 'unrunnable', { concurrency: 2 });
+    expect(r.halted).toEqual({ cause: NO_ENGINE, targets: HALT_AFTER });
+    expect(fake.requests.length).toBeLessThanOrEqual(HALT_AFTER + 1);
+    expect(r.cut).toBe(false);
+    for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) expect(r.unrunnable.get(n)).toMatch(new RegExp(`^(${NO_ENGINE.replace(/[()]/g, '\\$&')}|not run: the stress pass stopped, because its first 3 could not run: .*)$`));
+    expect([...r.unrunnable.values()].filter((w) => w.startsWith('not run:')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('does not stop while another candidate of the pass ran', async () => {
+    const { r, statuses } = await run([target('ok', 2), target('b', 2), target('c', 2), target('d', 2)], (t) => (t === 'ok' ? 'SUCCESS' : 'unrunnable'), { concurrency: 1 });
+    expect(r.halted).toBeNull();
+    expect(statuses('ok')).toEqual(['success', 'success']);
+    expect([...r.unrunnable.keys()].sort()).toEqual(['b', 'c', 'd']);
+  });
+});
+
+describe('the new invocations of one method share each repetition\'s JVM', () => {
+  it('runs them in order in one JVM per repetition, each recorded apart', async () => {
+    const members = ['adds[1]', 'adds[2]', 'adds[3]'].map((n) => target(n, 4).members[0]!);
+    const group: StressTarget = { ...target('adds[1]', 4), members };
+    const { r, fake, statuses } = await run([group], (t, n) => (t === 'adds[2]' && n === 1 ? 'FAILURE' : 'SUCCESS'), { concurrency: 1 });
+    expect(fake.requests).toHaveLength(4);
+    expect(fake.requests[0]!.filter((l) => l.startsWith('test '))).toEqual([`test ${S}\tadds[1]`, `test ${S}\tadds[2]`, `test ${S}\tadds[3]`]);
+    expect(statuses('adds[1]')).toEqual(Array(4).fill('success'));
+    expect(statuses('adds[2]')).toEqual(['success', 'failure', 'success', 'success']);
+    expect(r.jvms).toBe(4);
+  });
+
+  it('a member the runner cannot find drops out; its siblings go on', async () => {
+    const members = ['adds[1]', 'adds[2]'].map((n) => target(n, 3).members[0]!);
+    const { r, fake, statuses } = await run([{ ...target('adds[1]', 3), members }], (t) => (t === 'adds[2]' ? 'unrunnable' : 'SUCCESS'), { concurrency: 1 });
+    expect(statuses('adds[1]')).toEqual(['success', 'success', 'success']);
+    expect(r.unrunnable.get('adds[2]')).toBe(NO_ENGINE);
+    expect(fake.requests.slice(1).every((l) => l.filter((x) => x.startsWith('test ')).length === 1)).toBe(true);
   });
 });
 

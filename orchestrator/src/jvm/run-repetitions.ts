@@ -1,24 +1,29 @@
-// The direct executor, for every build tool: each repetition of each candidate is one fresh JVM
-// the orchestrator starts itself (as the build started its test JVM: jvm/stress-target.ts), with
-// the runner selecting exactly that candidate, up to `concurrency` JVMs at a time, all within the
-// ceiling. A candidate never shares a JVM with another: each runs first in a cold JVM every time,
-// as it does in CI, and no other candidate's static state reaches it.
+// The direct executor, for every build tool: each repetition of each target is one fresh JVM the
+// orchestrator starts itself (as the build started its test JVM: jvm/stress-target.ts), with the
+// runner selecting exactly that target's candidates, up to `concurrency` JVMs at a time, all
+// within the ceiling. A candidate never shares a JVM with another test but its own method's new
+// invocations: each runs first in a cold JVM every time, as it does in CI.
 //
 // Isolation: concurrent JVMs share the build's working directory (part of what the test sees, so
-// never changed) and may collide on files a test writes at fixed paths. So a candidate that failed
-// while JVMs ran side by side runs again alone, one JVM at a time, and that run is its verdict:
-// the gate never reports a failure that only its own concurrency caused.
-import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+// never changed) and may collide on files a test writes at fixed paths. So a target that failed
+// while JVMs ran side by side runs again alone, one JVM at a time, and that run is its verdict;
+// what failed side by side is kept and reported beside it (timing-sensitive).
+//
+// A pass that cannot produce a result stops early: a candidate the runner cannot find or start
+// gets no more JVMs after its first, and when the first candidates all fail that way for one
+// cause, the pass stops and says why once.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from '../log.js';
-import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
+import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { archiveArgs, type ClassArchive, makeArchives } from './class-archive.js';
-import type { JvmExit, JvmLauncher } from './launch-jvm.js';
+import type { JvmLauncher } from './launch-jvm.js';
 import type { Progress } from './progress.js';
-import { parseRunnerLog, type RunnerResult } from './runner-log.js';
+import { readRepetition, type RepetitionFiles } from './read-repetition.js';
+import type { JvmFacts } from './runner-log.js';
 import { jvmCommand, requestText } from './runner-request.js';
-import { selects, type StressTarget } from './stress-target.js';
+import { targetRepetitions, type StressTarget } from './stress-target.js';
 
 /** What the scheduler runs. */
 export interface RepetitionsInput {
@@ -44,10 +49,22 @@ export interface RepetitionsDeps {
   progress?: (total: number, deadlineAt: number | null, title?: string) => Progress;
 }
 
+/** The pass stopped before its end because its first targets could not run, all for one cause. */
+export interface Halt {
+  cause: string;
+  /** Targets whose first JVM failed that way. */
+  targets: number;
+}
+
 /** What it recorded. */
 export interface RepetitionsOutcome {
-  /** Per candidate testCaseId, in repetition order. */
+  /** Per candidate testCaseId, in repetition order (of the alone run, for a candidate run again alone). */
   repetitions: Map<string, RecordedRepetition[]>;
+  /** Per candidate run again alone: what its repetitions recorded side by side. */
+  sideBySide: Map<string, RecordedRepetition[]>;
+  /** Candidates the runner could not run, and why: no more JVMs were started for them. */
+  unrunnable: Map<string, string>;
+  halted: Halt | null;
   cut: boolean;
   /** Stopped at the first failed repetition (untilFailure). */
   stoppedAtFailure: boolean;
@@ -56,8 +73,12 @@ export interface RepetitionsOutcome {
   /** Candidates run again alone because they failed while JVMs ran side by side. */
   confirmed: number;
   wallClockMs: number;
-  /** JVMs planned (one per candidate and repetition). */
+  /** JVMs started, side by side and alone. */
   jvms: number;
+  /** Of those, started to run candidates again alone. */
+  jvmsAlone: number;
+  /** Per target (index in `targets`), the first repetition JVM's description of itself. */
+  facts: Map<number, JvmFacts>;
   /** The JDK class archives being made from this pass's class lists (awaited before the run ends). */
   archiving: Promise<void>;
 }
@@ -76,18 +97,27 @@ interface PassState {
   stoppedAtFailure: boolean;
   cancelled: boolean;
   problems: string[];
+  unrunnable: Map<string, string>;
+  /** Targets that recorded anything (a result or a crash). */
+  ran: Set<number>;
+  /** Causes of targets whose first JVM ran none of their candidates, in order. */
+  firstCauses: string[];
+  judged: Set<number>;
+  halted: Halt | null;
+  facts: Map<number, JvmFacts>;
+  started: number;
 }
 
-/** The most bytes of a JVM's output read back for its tail. */
-const TAIL_BYTES = 16 * 1024;
+/** How many targets must fail their first JVM for one cause, with none that ran, before the pass stops. */
+export const HALT_AFTER = 3;
 
 /** Runs every repetition; never throws for a JVM's trouble (it is a missing or failed result). */
 export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsDeps): Promise<RepetitionsOutcome> {
   const started = Date.now();
   const deadlineAt = input.deadlineMs === null ? null : started + input.deadlineMs;
-  const state: PassState = { stop: new AbortController(), cut: false, stoppedAtFailure: false, cancelled: false, problems: [] };
+  const state: PassState = { stop: new AbortController(), cut: false, stoppedAtFailure: false, cancelled: false, problems: [], unrunnable: new Map(), ran: new Set(), firstCauses: [], judged: new Set(), halted: null, facts: new Map(), started: 0 };
   const timer = input.deadlineMs === null ? undefined : setTimeout(() => {
-    state.cut = !state.cancelled && !state.stoppedAtFailure;
+    state.cut = !state.cancelled && !state.stoppedAtFailure && !state.halted;
     deps.logger.info({ deadlineMs: input.deadlineMs }, 'ceiling reached: stopping the repetition JVMs');
     state.stop.abort();
   }, input.deadlineMs);
@@ -104,46 +134,72 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     const extra = archiveArgs(input.archives ?? new Map());
     const recorded = await runJobs(jobs, input.concurrency, input, deps, state, progress, extra);
     progress?.end();
+    const sideBySide = new Map<string, RecordedRepetition[]>();
     let confirmed = 0;
-    if (input.concurrency > 1 && !state.cut && !state.cancelled && !input.untilFailure) {
-      const again = input.targets.filter((t) => (t.candidate.repetitions ?? 0) > 1 && (recorded.get(t.candidate.testCaseId) ?? []).some((r) => r.status === 'failure'));
+    const aloneBefore = state.started;
+    if (input.concurrency > 1 && !state.cut && !state.cancelled && !state.halted && !input.untilFailure) {
+      const again = input.targets.filter((t) => targetRepetitions(t) > 1 && t.members.some((m) => (recorded.get(m.candidate.testCaseId) ?? []).some((r) => r.status === 'failure')));
       if (again.length) {
-        confirmed = again.length;
-        deps.logger.info({ candidates: again.length }, 'failed while JVMs ran side by side: running them again alone');
-        const aloneJobs = jobsOf(again, input.outputDir, 'alone');
+        confirmed = again.reduce((n, t) => n + t.members.length, 0);
+        deps.logger.info({ candidates: confirmed }, 'failed while JVMs ran side by side: running them again alone');
+        const aloneJobs = jobsOf(again, input.outputDir, 'alone', input.targets);
         // Its own progress line: a rerun of 50 slow repetitions must not look like a hang either.
         const aloneProgress = deps.progress?.(aloneJobs.length, deadlineAt, 'stress pass, again alone');
         const alone = await runJobs(aloneJobs, 1, input, deps, state, aloneProgress, extra);
         aloneProgress?.end();
-        for (const [id, reps] of alone) recorded.set(id, reps);
+        for (const [id, reps] of alone) {
+          sideBySide.set(id, recorded.get(id) ?? []);
+          recorded.set(id, reps);
+        }
       }
+    }
+    if (state.halted) {
+      const why = `not run: the stress pass stopped, because its first ${state.halted.targets} could not run: ${state.halted.cause}`;
+      for (const t of input.targets) for (const m of t.members) if (!(recorded.get(m.candidate.testCaseId) ?? []).length && !state.unrunnable.has(m.candidate.testCaseId)) state.unrunnable.set(m.candidate.testCaseId, why);
     }
     const wallClockMs = Date.now() - started;
     // Made after the pass, beside the rest of the run.
-    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled || state.stoppedAtFailure, deps.signal);
-    return { repetitions: recorded, cut: state.cut, stoppedAtFailure: state.stoppedAtFailure, cancelled: state.cancelled, problems: state.problems, confirmed, wallClockMs, jvms: jobs.length, archiving };
+    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled || state.stoppedAtFailure || state.halted !== null, deps.signal);
+    return {
+      repetitions: recorded,
+      sideBySide,
+      unrunnable: state.unrunnable,
+      halted: state.halted,
+      cut: state.cut,
+      stoppedAtFailure: state.stoppedAtFailure,
+      cancelled: state.cancelled,
+      problems: state.problems,
+      confirmed,
+      wallClockMs,
+      jvms: state.started,
+      jvmsAlone: state.started - aloneBefore,
+      facts: state.facts,
+      archiving,
+    };
   } finally {
     clearTimeout(timer);
     deps.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/** Every job, ordered by repetition then target, so each candidate's early repetitions start first. */
-function jobsOf(targets: readonly StressTarget[], outputDir: string, phase: string): Job[] {
+/** Every job, ordered by repetition then target, so each target's early repetitions start first. */
+function jobsOf(targets: readonly StressTarget[], outputDir: string, phase: string, all: readonly StressTarget[] = targets): Job[] {
   const jobs: Job[] = [];
-  const max = Math.max(0, ...targets.map((t) => t.candidate.repetitions ?? 0));
+  const max = Math.max(0, ...targets.map(targetRepetitions));
   for (let k = 1; k <= max; k++) {
-    targets.forEach((target, index) => {
-      if ((target.candidate.repetitions ?? 0) >= k) jobs.push({ target, index, k, dir: path.join(outputDir, folderName(index, target), `${phase}-${k}`) });
-    });
+    for (const target of targets) {
+      const index = all.indexOf(target);
+      if (targetRepetitions(target) >= k) jobs.push({ target, index, k, dir: path.join(outputDir, folderName(index, target), `${phase}-${k}`) });
+    }
   }
   return jobs;
 }
 
 /** `3-CheckoutTest.appliesDiscount`: readable, short, safe on any file system. */
 function folderName(index: number, t: StressTarget): string {
-  const simple = t.candidate.suite.slice(t.candidate.suite.lastIndexOf('.') + 1);
-  return `${index + 1}-${`${simple}.${t.candidate.name}`.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80)}`;
+  const c = t.members[0]!.candidate;
+  const simple = c.suite.slice(c.suite.lastIndexOf('.') + 1);
+  return `${index + 1}-${`${simple}.${c.name}`.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80)}`;
 }
 
 async function runJobs(
@@ -155,7 +211,7 @@ async function runJobs(
   progress: Progress | undefined,
   extra: (key: string) => readonly string[],
 ): Promise<Map<string, RecordedRepetition[]>> {
-  const out = new Map<string, RecordedRepetition[]>(jobs.map((j) => [j.target.candidate.testCaseId, []]));
+  const out = new Map<string, RecordedRepetition[]>(jobs.flatMap((j) => j.target.members.map((m) => [m.candidate.testCaseId, []] as [string, RecordedRepetition[]])));
   // A slot is held only while its JVM lives, so the next JVM starts the moment one exits (the
   // pass is CPU-bound; a gap between JVMs leaves a core idle). Files are written inside the slot:
   // a pass of thousands of JVMs writes nothing it will not run.
@@ -163,16 +219,36 @@ async function runJobs(
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        if (state.stop.signal.aborted) return;
-        const files = await prepare(job, input, extra(job.target.jvmKey));
+        // Candidates the runner could not run get no more JVMs.
+        const members = job.target.members.filter((m) => !state.unrunnable.has(m.candidate.testCaseId));
+        if (state.stop.signal.aborted || members.length === 0) return;
+        const files = await prepare(job, members, input, extra(job.target.jvmKey));
+        state.started++;
         const exit = await deps.launch(files.command, files, state.stop.signal).done;
-        const rep = await readJob(job, files, exit, state);
-        progress?.finished(rep?.status === 'failure' ? 1 : 0);
-        if (rep?.status === 'failure' && input.untilFailure && !state.stop.signal.aborted) {
+        const reading = await readRepetition(members, job.k, files, exit, job.target.jvm.java);
+        if (reading.facts && !state.facts.has(job.index)) state.facts.set(job.index, reading.facts);
+        let failures = 0;
+        const causes: string[] = [];
+        reading.members.forEach((r, i) => {
+          const id = members[i]!.candidate.testCaseId;
+          if (r.kind === 'recorded') {
+            out.get(id)!.push(r.repetition);
+            if (r.repetition.status === 'failure') failures++;
+          } else if (r.kind === 'unrunnable') {
+            causes.push(r.cause);
+            // Never ran: it cannot be selected in a fresh JVM, and will not be in the next one either.
+            if (!(out.get(id) ?? []).length) state.unrunnable.set(id, r.cause);
+            else state.problems.push(`repetition ${job.k} of ${members[i]!.candidate.suite}.${members[i]!.candidate.name}: ${r.cause}; see ${files.stderr}.`);
+          }
+        });
+        const ranAny = reading.members.some((r) => r.kind === 'recorded' || r.kind === 'skipped');
+        if (ranAny) state.ran.add(job.index);
+        if (!exit.killed) judgeFirst(job.index, ranAny ? null : (causes[0] ?? null), state, input.targets.length, deps.logger);
+        progress?.finished(failures);
+        if (failures && input.untilFailure && !state.stop.signal.aborted) {
           state.stoppedAtFailure = true;
           state.stop.abort();
         }
-        if (rep) out.get(job.target.candidate.testCaseId)!.push(rep);
       }),
     ),
   );
@@ -180,77 +256,34 @@ async function runJobs(
   return out;
 }
 
-async function prepare(job: Job, input: RepetitionsInput, extraJvmArgs: readonly string[]) {
+/** A target's first JVM that ended by itself: when the first ones ran nothing, all for one cause, the pass stops. */
+function judgeFirst(index: number, cause: string | null, state: PassState, targets: number, logger: Logger): void {
+  if (state.judged.has(index)) return;
+  state.judged.add(index);
+  if (cause === null) return;
+  state.firstCauses.push(cause);
+  const needed = Math.min(HALT_AFTER, targets);
+  const same = state.firstCauses.filter((c) => c === cause).length;
+  if (state.ran.size === 0 && same >= needed && !state.halted && !state.stop.signal.aborted) {
+    state.halted = { cause, targets: same };
+    logger.warn({ cause, targets: same }, 'the first targets could not run for one cause: stopping the stress pass');
+    state.stop.abort();
+  }
+}
+
+async function prepare(job: Job, members: StressTarget['members'], input: RepetitionsInput, extraJvmArgs: readonly string[]): Promise<RepetitionFiles & { command: ReturnType<typeof jvmCommand> }> {
   await mkdir(job.dir, { recursive: true });
   const files = {
+    dir: job.dir,
     request: path.join(job.dir, 'request.txt'),
     results: path.join(job.dir, 'results.jsonl'),
     stdout: path.join(job.dir, 'stdout.log'),
     stderr: path.join(job.dir, 'stderr.log'),
   };
-  await writeFile(files.request, requestText(job.target.selection, job.target.jvm.systemProperties, files.results));
+  const { target } = job;
+  await writeFile(files.request, requestText({ selections: members.map((m) => m.selection), configurationParameters: target.configurationParameters, systemProperties: target.jvm.systemProperties }, files.results));
   // A JVM that crashes writes its hs_err file here rather than into the build's working directory.
-  const errorFile = job.target.jvm.jvmArgs.some((a) => a.startsWith('-XX:ErrorFile=')) ? [] : [`-XX:ErrorFile=${path.join(job.dir, 'hs_err_pid%p.log')}`];
-  const command = jvmCommand(job.target.jvm, input.runnerJar, files.request, [...extraJvmArgs, ...errorFile], path.delimiter);
+  const errorFile = target.jvm.jvmArgs.some((a) => a.startsWith('-XX:ErrorFile=')) ? [] : [`-XX:ErrorFile=${path.join(job.dir, 'hs_err_pid%p.log')}`];
+  const command = jvmCommand(target.jvm, input.runnerJar, files.request, [...extraJvmArgs, ...errorFile], path.delimiter);
   return { ...files, command };
-}
-
-async function readJob(job: Job, files: { results: string; stdout: string; stderr: string }, exit: JvmExit, state: PassState): Promise<RecordedRepetition | null> {
-  const { target, k } = job;
-  const log = parseRunnerLog(await readFile(files.results, 'utf8').catch(() => ''), files.results);
-  const mine: RunnerResult | undefined = log.finished.filter((r) => selects(target.selection, r))[target.occurrence - 1];
-  const where = `repetition ${k} of ${target.candidate.suite}.${target.candidate.name}`;
-  if (mine) {
-    // Skipped (an assumption failed, or ignored): it did not run; absent, like a missing result.
-    if (mine.status === 'skipped') return null;
-    const rep: RecordedRepetition = { repetition: k, status: mine.status, durationMs: mine.durationMs };
-    if (mine.status === 'failure') {
-      rep.failure = { kind: 'failure', type: mine.failure?.type ?? null, message: mine.failure?.message ?? null, trace: mine.failure?.trace ?? null, ...(await outputOf(files)), exitCode: null, signal: null, hsErrFile: null };
-    }
-    return rep;
-  }
-  if (exit.startError) {
-    state.problems.push(`${where}: could not start ${target.jvm.java}: ${exit.startError}.`);
-    return null;
-  }
-  if (exit.killed) return null; // the gate stopped it (ceiling, cancellation): not the test's doing
-  const ranIt = log.started.some((s) => selects(target.selection, s));
-  if (ranIt) {
-    // It started and never finished: its JVM died under it (System.exit, an OOM kill, a crash).
-    const failure: FailureDetail = { kind: 'crash', type: null, message: null, trace: null, ...(await outputOf(files)), exitCode: exit.exitCode, signal: exit.signal, hsErrFile: await hsErrFile(job.dir, exit.pid) };
-    return { repetition: k, status: 'failure', durationMs: 0, crashed: true, failure };
-  }
-  state.problems.push(
-    exit.exitCode === 0
-      ? `${where}: the runner found no such test; see ${files.stderr}.`
-      : `${where}: the JVM exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`} before the test ran; see ${files.stderr}.`,
-  );
-  return null;
-}
-
-async function outputOf(files: { stdout: string; stderr: string }): Promise<Pick<FailureDetail, 'stdoutTail' | 'stderrTail'>> {
-  return { stdoutTail: await tail(files.stdout), stderrTail: await tail(files.stderr) };
-}
-
-/** The last TAIL_BYTES of a file, from a line start when it was cut; null when empty or absent. */
-async function tail(file: string): Promise<string | null> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return null;
-  try {
-    const size = (await handle.stat()).size;
-    if (size === 0) return null;
-    const length = Math.min(size, TAIL_BYTES);
-    const buf = Buffer.alloc(length);
-    await handle.read(buf, 0, length, size - length);
-    const text = buf.toString('utf8');
-    return size > length ? text.slice(text.indexOf('\n') + 1) : text;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function hsErrFile(dir: string, pid: number | null): Promise<string | null> {
-  if (pid === null) return null;
-  const file = path.join(dir, `hs_err_pid${pid}.log`);
-  return (await stat(file).catch(() => null)) ? file : null;
 }

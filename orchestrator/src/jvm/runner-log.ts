@@ -11,6 +11,14 @@ export interface ForkConfig {
   userDir: string;
   basedir: string | null;
   testClassPath: string;
+  /**
+   * The fork's real class path as the JVM loaded it (Surefire's manifest-only jar expanded), without
+   * the build tool's own harness jars: what the build added at run time (a JUnit engine and
+   * launcher Surefire resolved itself) included. Absent in logs of an older runner.
+   */
+  runtimeClassPath?: string;
+  /** The harness entries left out of runtimeClassPath (Surefire's booter and provider jars). */
+  harnessClassPath?: string;
   launcherJar: string;
   inputArguments: string[];
   systemProperties: Record<string, string>;
@@ -52,10 +60,29 @@ export type PlatformTest = RunnerTest & { uniqueId: string; legacyName: string }
 /** A JUnit Platform result. */
 export type PlatformResult = RunnerResult & { uniqueId: string; legacyName: string };
 
+/** A repetition JVM as its runner saw itself, before any test ran. */
+export interface JvmFacts {
+  javaHome: string;
+  userDir: string;
+  classPath: string;
+  inputArguments: string[];
+  systemProperties: Record<string, string>;
+  environment: Record<string, string>;
+}
+
+/** A selection the runner could not run, in its own words (`selector` null: nothing could run). */
+export interface Unrunnable {
+  selector: string | null;
+  cause: string;
+}
+
 /** What one log file says. */
 export interface RunnerLog {
   file: string;
   config: ForkConfig | null;
+  /** The stress runner's description of its own JVM. */
+  jvm: JvmFacts | null;
+  unrunnable: Unrunnable[];
   started: RunnerTest[];
   finished: RunnerResult[];
   /** Project classes the fork loaded (the agent's log). */
@@ -69,7 +96,7 @@ const stringOrNull = (x: unknown): string | null => (isString(x) ? x : null);
 
 /** Pure: parses the log text of `file`. */
 export function parseRunnerLog(text: string, file: string): RunnerLog {
-  const log: RunnerLog = { file, config: null, started: [], finished: [], classes: [], malformed: 0 };
+  const log: RunnerLog = { file, config: null, jvm: null, unrunnable: [], started: [], finished: [], classes: [], malformed: 0 };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let e: Record<string, unknown>;
@@ -81,6 +108,14 @@ export function parseRunnerLog(text: string, file: string): RunnerLog {
     }
     if (e['event'] === 'fork') {
       log.config = e as unknown as ForkConfig;
+      continue;
+    }
+    if (e['event'] === 'jvm') {
+      log.jvm = e as unknown as JvmFacts;
+      continue;
+    }
+    if (e['event'] === 'unrunnable' && isString(e['cause'])) {
+      log.unrunnable.push({ selector: stringOrNull(e['selector']), cause: e['cause'] });
       continue;
     }
     if (e['event'] === 'class' && isString(e['className'])) {

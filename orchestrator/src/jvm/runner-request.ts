@@ -30,22 +30,30 @@ export function escapeValue(s: string): string {
   return s.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\t', '\\t');
 }
 
-/** The request file's text; `standby`: start up, then wait for `go` on standard input. */
-export function requestText(selection: Selection, systemProperties: Record<string, string>, outFile: string, standby = false): string {
-  const lines = [`kind ${selection.kind}`, `out ${escapeValue(outFile)}`];
-  for (const [k, v] of Object.entries(systemProperties)) lines.push(`property ${escapeValue(k)}=${escapeValue(v)}`);
-  switch (selection.kind) {
-    case 'platform':
-      for (const [k, v] of Object.entries(selection.configurationParameters)) lines.push(`config ${escapeValue(k)}=${escapeValue(v)}`);
-      lines.push(`select ${escapeValue(selection.uniqueId)}`);
-      break;
-    case 'junit4':
-      lines.push(`test ${escapeValue(selection.className)}\t${escapeValue(selection.name)}`);
-      break;
-    case 'testng':
-      lines.push(`test ${[selection.className, selection.name, selection.method, String(selection.invocation)].map(escapeValue).join('\t')}`);
-      break;
+/** What one JVM runs: its selections (one kind, run in this order), the platform's configuration and the fork's system properties. */
+export interface RunnerRequest {
+  selections: readonly Selection[];
+  configurationParameters: Record<string, string>;
+  systemProperties: Record<string, string>;
+}
+
+/** The request file's text. */
+export function requestText(request: RunnerRequest, outFile: string): string {
+  const kind = request.selections[0]?.kind ?? 'junit4';
+  const lines = [`kind ${kind}`, `out ${escapeValue(outFile)}`];
+  for (const [k, v] of Object.entries(request.systemProperties)) lines.push(`property ${escapeValue(k)}=${escapeValue(v)}`);
+  if (kind === 'platform') for (const [k, v] of Object.entries(request.configurationParameters)) lines.push(`config ${escapeValue(k)}=${escapeValue(v)}`);
+  // A selection repeated (two occurrences of one Parameterized name) is asked for once.
+  const asked = new Set<string>();
+  for (const s of request.selections) {
+    const line =
+      s.kind === 'platform'
+        ? `select ${escapeValue(s.uniqueId)}`
+        : s.kind === 'junit4'
+          ? `test ${escapeValue(s.className)}\t${escapeValue(s.name)}`
+          : `test ${[s.className, s.name, s.method, String(s.invocation)].map(escapeValue).join('\t')}`;
+    if (!asked.has(line)) lines.push(line);
+    asked.add(line);
   }
-  if (standby) lines.push('wait');
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { resolveConfig } from '../config/config.js';
 import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 import { jvmCommand, requestText, RUNNER_MAIN } from '../jvm/runner-request.js';
+import type { Selection } from '../jvm/stress-target.js';
 import { excludePatterns, firstPassArgs } from './maven-first-pass.js';
 import { mavenTask, modulePath } from './maven-setup.js';
 import { parseSettings } from './maven-settings.js';
@@ -67,9 +68,15 @@ describe('one repetition JVM', () => {
     });
     expect(jvmCommand(jvmOfFork(fork, false), '/other-runner.jar', '/w/req').args).toContain('/r/app/target/test-classes:/m2/jupiter.jar:/runner.jar:/other-runner.jar');
   });
+  it('starts with the fork\'s real class path when the fork reported it: what Surefire added at run time (the Jupiter engine, the launcher) included', () => {
+    const real = { ...fork, runtimeClassPath: '/r/app/target/test-classes:/m2/jupiter-api.jar:/m2/launcher.jar:/m2/jupiter-engine.jar', harnessClassPath: '/m2/surefire-booter.jar' };
+    expect(jvmOfFork(real, true).classpath).toEqual(['/r/app/target/test-classes', '/m2/jupiter-api.jar', '/m2/launcher.jar', '/m2/jupiter-engine.jar']);
+    // The booter set java.class.path to the test class path: a test reading it sees the same.
+    expect(jvmOfFork({ ...real, systemProperties: { ...real.systemProperties, 'java.class.path': '/r/app/target/test-classes' } }, true).systemProperties['java.class.path']).toBe('/r/app/target/test-classes');
+  });
   it('asks the runner for the fork\'s own system properties and JUnit configuration and exactly the unique ID, one escaped line each', () => {
-    const selection = { kind: 'platform' as const, uniqueId: '[engine:junit-jupiter]/[class:A]/[test-template:m(int)]/[test-template-invocation:#3]', configurationParameters: configurationParameters(fork) };
-    expect(requestText(selection, jvmOfFork(fork, true).systemProperties, '/w/out.jsonl').split('\n')).toEqual([
+    const selection = { kind: 'platform' as const, uniqueId: '[engine:junit-jupiter]/[class:A]/[test-template:m(int)]/[test-template-invocation:#3]' };
+    expect(requestText({ selections: [selection], configurationParameters: configurationParameters(fork), systemProperties: jvmOfFork(fork, true).systemProperties }, '/w/out.jsonl').split('\n')).toEqual([
       'kind platform',
       'out /w/out.jsonl',
       'property app.dir=/r/app/target',
@@ -80,8 +87,13 @@ describe('one repetition JVM', () => {
     ]);
   });
   it('selects a JUnit 4 test by class and name, a TestNG one with its method and invocation; tabs and newlines escaped', () => {
-    expect(requestText({ kind: 'junit4', className: 'a.B', name: 'adds[1: x\ty]' }, {}, '/o', true).split('\n')).toEqual(['kind junit4', 'out /o', 'test a.B\tadds[1: x\\ty]', 'wait', '']);
-    expect(requestText({ kind: 'testng', className: 'a.B', name: 'adds[1, 2](2)', method: 'adds', invocation: 1 }, {}, '/o').split('\n')).toEqual(['kind testng', 'out /o', 'test a.B\tadds[1, 2](2)\tadds\t1', '']);
+    const only = (selection: Selection) => ({ selections: [selection], configurationParameters: {}, systemProperties: {} });
+    expect(requestText(only({ kind: 'junit4', className: 'a.B', name: 'adds[1: x\ty]' }), '/o').split('\n')).toEqual(['kind junit4', 'out /o', 'test a.B\tadds[1: x\\ty]', '']);
+    expect(requestText(only({ kind: 'testng', className: 'a.B', name: 'adds[1, 2](2)', method: 'adds', invocation: 1 }), '/o').split('\n')).toEqual(['kind testng', 'out /o', 'test a.B\tadds[1, 2](2)\tadds\t1', '']);
+  });
+  it('asks for every new invocation of one method in one request, in order, a repeated name once', () => {
+    const sel = (name: string): Selection => ({ kind: 'junit4', className: 'a.B', name });
+    expect(requestText({ selections: [sel('adds[0]'), sel('adds[1]'), sel('adds[1]')], configurationParameters: { x: 'y' }, systemProperties: {} }, '/o').split('\n')).toEqual(['kind junit4', 'out /o', 'test a.B\tadds[0]', 'test a.B\tadds[1]', '']);
   });
 });
 

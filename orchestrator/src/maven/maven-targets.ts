@@ -1,10 +1,11 @@
 // The Maven side of the direct executor: each candidate as a StressTarget, its JVM the Surefire or
-// Failsafe fork that ran it in the first pass (JVM, argLine, test class path, system properties,
-// environment, working directory), its selection the provider's: the JUnit Platform by unique ID,
-// JUnit 4 and 4.7 by class and name, TestNG by class, method and invocation.
+// Failsafe fork that ran it in the first pass (JVM, argLine, the fork's real class path, system
+// properties, environment, working directory), its selection the provider's: the JUnit Platform
+// by unique ID, JUnit 4 and 4.7 by class and name, TestNG by class, method and invocation. The new
+// invocations of one method share each repetition's JVM (candidates/invocation-groups.ts).
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
-import type { Selection, StressTarget } from '../jvm/stress-target.js';
+import { groupTargets, singleTarget, type Selection, type StressTarget } from '../jvm/stress-target.js';
 import { testNgName } from '../jvm/testng-names.js';
 import { sourceKey, type ForkSource } from './maven-first-pass.js';
 
@@ -22,17 +23,13 @@ export function mavenTargets(stress: readonly GateCandidate[], sources: Readonly
     }
     const selection: Selection =
       src.runner === 'platform'
-        ? { kind: 'platform', uniqueId: src.uniqueId!, configurationParameters: configurationParameters(src.fork) }
+        ? { kind: 'platform', uniqueId: src.uniqueId! }
         : src.runner === 'testng'
           ? { kind: 'testng', className: candidate.suite, name: s.xmlName, ...testNgName(s.xmlName, 'surefire') }
           : { kind: 'junit4', className: candidate.suite, name: s.xmlName };
-    targets.push({
-      candidate,
-      jvm: jvmOfFork(src.fork, src.runner === 'platform'),
-      jvmKey: src.forkFile,
-      selection,
-      occurrence: src.runner === 'junit4' ? s.occurrence : 1,
-    });
+    const member = { candidate, selection, occurrence: src.runner === 'junit4' ? s.occurrence : 1 };
+    const platform = src.runner === 'platform';
+    targets.push(singleTarget(member, jvmOfFork(src.fork, platform), src.forkFile, { configurationParameters: platform ? configurationParameters(src.fork) : {}, observed: src.fork }));
   }
-  return { targets, unrunnable };
+  return { targets: groupTargets(targets), unrunnable };
 }

@@ -31,6 +31,17 @@ export interface RecordedRepetition extends Repetition {
 /** What the stress pass recorded, per candidate test_case_id. */
 export interface StressPassResult {
   repetitions: Map<string, RecordedRepetition[]>;
+  /** Candidates run again alone after failing side by side: what they recorded side by side (their verdict is the alone run's). */
+  sideBySide?: Map<string, RecordedRepetition[]>;
+  /** Candidates the pass could not run, and why in words (the runner's, or the adapter's); none of them passed. */
+  unrunnable?: Map<string, string>;
+  /** The pass stopped early: its first candidates could not run, all for this cause. */
+  halted?: { cause: string; targets: number } | null;
+  /**
+   * Candidates that failed every repetition although they passed in the build: what the repetition
+   * JVM did not reproduce of the build's test JVM (empty: nothing the gate can see).
+   */
+  mismatches?: Map<string, string[]>;
   cut: boolean;
   /** Stopped at the first failed repetition, as asked (`--until-failure`). */
   stoppedAtFailure?: boolean;
@@ -47,8 +58,10 @@ export interface StressPassResult {
   fallback: string | null;
   /** Candidates re-run alone because they failed while their repetitions ran side by side. */
   confirmedAlone: number;
-  /** Repetition JVMs planned. */
+  /** Repetition JVMs started (side by side, and again alone). */
   jvms: number;
+  /** Of those, started to run failed candidates again alone. */
+  jvmsAlone?: number;
   /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
   archiving?: Promise<void>;
   /** The direct executor's JDK class archive (jvm/class-archive.ts); absent under the Gradle executor. */

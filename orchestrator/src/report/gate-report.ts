@@ -40,9 +40,13 @@ export interface GateReport {
     /** The Gradle executor's exit code; null for the direct executor (no Gradle in the pass). */
     gradleExitCode: number | null;
     executor?: 'direct' | 'gradle';
-    /** Repetition JVMs planned, and how many ran at a time. */
+    /** Repetition JVMs started (side by side and again alone), and how many ran at a time. */
     jvms?: number;
+    /** Of those, started to run failed candidates again alone. */
+    jvmsAlone?: number;
     jvmsAtATime?: number;
+    /** The pass stopped early: its first candidates could not run, all for this cause. */
+    halted?: { cause: string; targets: number };
     /** Candidates re-run alone, one JVM at a time, after failing side by side. */
     confirmedAlone?: number;
     /** Why the direct executor was asked for and the Gradle one ran. */

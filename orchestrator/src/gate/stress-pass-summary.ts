@@ -1,0 +1,21 @@
+// The report's part of a stress pass, the same for the gate and for `--stress-tests`.
+import type { GateReport } from '../report/gate-report.js';
+import type { StressPassResult } from '../repetitions/stress-pass-result.js';
+
+/** The report's part of a stress pass. */
+export function stressPassSummary(pass: StressPassResult, concurrency = pass.concurrency): NonNullable<GateReport['stressPass']> {
+  return {
+    wallClockMs: pass.wallClockMs,
+    cut: pass.cut,
+    ...(pass.stoppedAtFailure ? { stoppedAtFailure: true } : {}),
+    gradleExitCode: pass.gradleExitCode,
+    executor: pass.executor,
+    jvms: pass.jvms,
+    ...(pass.jvmsAlone ? { jvmsAlone: pass.jvmsAlone } : {}),
+    jvmsAtATime: Math.min(concurrency, pass.concurrency),
+    confirmedAlone: pass.confirmedAlone,
+    fallback: pass.fallback,
+    ...(pass.halted ? { halted: pass.halted } : {}),
+    ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
+  };
+}

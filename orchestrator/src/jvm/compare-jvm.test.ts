@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { compareJvm } from './compare-jvm.js';
+import { jvmOfFork } from './fork-jvm.js';
+import type { ForkConfig, JvmFacts } from './runner-log.js';
+
+// A class path entry that exists.
+const dir = await mkdtemp(path.join(os.tmpdir(), 'compare-jvm-'));
+
+describe('what a repetition JVM did not reproduce of the build\'s', () => {
+  const fork: ForkConfig = {
+    javaHome: '/jdk',
+    userDir: '/r/app',
+    basedir: '/r/app',
+    testClassPath: dir,
+    runtimeClassPath: dir,
+    launcherJar: '',
+    inputArguments: ['-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec', '-Dshape=yes', '-javaagent:/pkg/stress-gate-jvm-runner-agent.jar=/w|surefire'],
+    systemProperties: { 'java.version': '17', 'user.dir': '/r/app', 'shop.mode': 'test', 'surefire.test.class.path': dir, 'java.class.path': dir, basedir: '/r/app' },
+    environment: { SHOP_ENV: 'ci', PATH: '/bin' },
+    configurationParameters: {},
+  };
+  const same: JvmFacts = {
+    javaHome: '/jdk',
+    userDir: '/r/app',
+    classPath: `${dir}:/pkg/stress-gate-jvm-runner.jar`,
+    inputArguments: ['-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec', '-Dshape=yes', '-XX:ErrorFile=/o/hs_err_pid%p.log', '-XX:SharedArchiveFile=/c/x.jsa'],
+    systemProperties: { 'java.version': '17.0.2', 'user.dir': '/r/app', 'shop.mode': 'test', 'java.class.path': dir },
+    environment: { SHOP_ENV: 'ci', PATH: '/bin' },
+  };
+  const expected = { spec: jvmOfFork(fork, true), observed: fork, runnerJar: '/pkg/stress-gate-jvm-runner.jar' };
+
+  it('sees none in a repetition started as the fork was (the gate\'s own arguments and the runner jar aside)', async () => {
+    expect(await compareJvm(expected, same)).toEqual([]);
+  });
+
+  it('names a missing agent, a changed property, environment variable and working directory, and a class path entry gone', async () => {
+    const gone = path.join(dir, 'no-such.jar');
+    const differs = await compareJvm(expected, {
+      ...same,
+      userDir: '/r',
+      classPath: `${dir}:${gone}:/pkg/stress-gate-jvm-runner.jar`,
+      inputArguments: ['-Dshape=yes'],
+      systemProperties: { ...same.systemProperties, 'shop.mode': 'prod' },
+      environment: { PATH: '/bin' },
+    });
+    expect(differs).toEqual([
+      'working directory: the build\'s "/r/app", the repetition\'s "/r"',
+      `class path entry ${JSON.stringify(gone)}: in the repetition, not in the build`,
+      `class path entry ${JSON.stringify(gone)} no longer exists (removed after the build ran)`,
+      'JVM argument "-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec": in the build, not in the repetition',
+      'system property shop.mode: the build\'s "test", the repetition\'s "prod"',
+      'environment variable SHOP_ENV: the build\'s "ci", the repetition\'s unset',
+    ]);
+  });
+});
