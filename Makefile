@@ -9,17 +9,17 @@ PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
 # pom; the first build downloads them from Maven Central into ~/.m2). The CLI's package carries both jars.
 RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 
-.PHONY: demo test install apt node plugin plugin-compat bench clean
+.PHONY: demo test install apt node plugin plugin-compat runner-test bench clean
 
 ## demo: the main job — the gate on the example Gradle and Maven projects against the verdict API on embedded ClickHouse
 ## (SERVE=1 keeps the dashboard serving until Ctrl-C)
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: the type check of sources and tests, the linter (eslint, import boundaries, no cycles of
-## modules or folders), the docs check (the README's and docs' commands, links, flags and env keys),
-## then unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
-test: install plugin-compat
+## test: the JVM runner's own tests, the type check of sources and tests, the linter (eslint, import
+## boundaries, no cycles of modules or folders), the docs check (the README's and docs' commands, links,
+## flags and env keys), then unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
+test: install plugin-compat runner-test
 	npm run typecheck
 	npm run lint
 	npm run check:docs
@@ -51,8 +51,15 @@ plugin-compat:
 	@for v in $(GRADLE_API_VERSIONS); do echo "Compiling the Gradle plugin against the Gradle $$v API"; \
 	  mvn -B -q -f gradle-plugin/compat/pom.xml compile -Dgradle.api.version=$$v || exit 1; done
 
+## runner-test: the JVM runner's JUnit tests (orchestrator/jvm-runner/src/test): each runner kind in
+## real runner JVMs, and the fork's runtime class path. Plain mvn, not -o: the first run resolves
+## Surefire's JUnit Platform provider; pinned versions need no network after that.
+runner-test:
+	cd orchestrator/jvm-runner && mvn -B -q test
+
+# Without its tests (make runner-test runs them), so that make install stays quick.
 $(RUNNER_JAR): $(shell find orchestrator/jvm-runner/src -type f) orchestrator/jvm-runner/pom.xml
-	cd orchestrator/jvm-runner && mvn -B -q package
+	cd orchestrator/jvm-runner && mvn -B -q package -DskipTests
 
 $(PLUGIN_JAR): $(shell find gradle-plugin/src -type f) gradle-plugin/build.gradle
 	cd gradle-plugin && gradle --offline --quiet jar

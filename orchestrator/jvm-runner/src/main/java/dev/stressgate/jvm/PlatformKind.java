@@ -33,9 +33,7 @@ final class PlatformKind {
                     .build();
                 plan = launcher.discover(discovery);
             } catch (RuntimeException e) {
-                // A malformed unique ID, an engine failing to discover: the cause does not repeat the ID.
-                e.printStackTrace();
-                recorder.unrunnable(uniqueId, "the JUnit Platform could not discover it: " + String.valueOf(e).replace(uniqueId, "the unique ID"));
+                recorder.unrunnable(uniqueId, discoveryFailed(e, uniqueId, engines));
                 continue;
             }
             if (!selection.inPlan(plan)) {
@@ -57,5 +55,17 @@ final class PlatformKind {
         return () -> {
             for (Runnable run : runs) run.run();
         };
+    }
+
+    /**
+     * Why discovery threw. Since platform 1.13 an engine that cannot resolve a selected unique ID
+     * reports a critical discovery issue, which {@code discover} throws: that is "no such test".
+     * Anything else (a malformed unique ID, an engine failing) is said as it is, without the ID.
+     */
+    private static String discoveryFailed(RuntimeException e, String uniqueId, PlatformEngines engines) {
+        String message = String.valueOf(e.getMessage());
+        if (e.getClass().getName().endsWith(".DiscoveryIssueException") && message.contains("could not be resolved")) return engines.noSuchTest(uniqueId);
+        e.printStackTrace();
+        return "the JUnit Platform could not discover it: " + String.valueOf(e).replace(uniqueId, "the unique ID");
     }
 }
