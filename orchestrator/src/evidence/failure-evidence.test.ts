@@ -42,6 +42,37 @@ describe('failure evidence', () => {
     expect(f.truncated).toBe(true);
   });
 
+  it('groups a timeout by the test\'s own line, whatever JDK frames or lambda hidden class it was caught in', () => {
+    // JUnit 4's @Test(timeout = 100): the trace is the test thread's where the timeout found it.
+    const timeout = (owner: string, top: string[]): FailureDetail =>
+      detail({
+        type: 'org.junit.runners.model.TestTimedOutException',
+        message: 'test timed out after 100 milliseconds',
+        trace: [
+          'org.junit.runners.model.TestTimedOutException: test timed out after 100 milliseconds',
+          ...top.map((f) => `\tat ${f}`),
+          `\tat app//${owner}.lambda$waits$0(${owner.slice(owner.lastIndexOf('.') + 1)}.java:20)`,
+          `\tat app//${owner}$$Lambda$${top.length}/0x00000008000${top.length}c4b8.run(Unknown Source)`,
+          `\tat app//${owner}.retry(${owner.slice(owner.lastIndexOf('.') + 1)}.java:31)`,
+          `\tat app//${owner}.waits(${owner.slice(owner.lastIndexOf('.') + 1)}.java:25)`,
+          '\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)',
+          '\tat org.junit.internal.runners.statements.FailOnTimeout$CallableStatement.call(FailOnTimeout.java:299)',
+        ].join('\n'),
+      });
+    const tops = [
+      ['java.base@17.0.9/java.lang.Thread.sleep(Native Method)'],
+      ['java.base/java.lang.Thread.sleep0(Native Method)', 'java.base/java.lang.Thread.sleep(Thread.java:509)'],
+      ['java.base/jdk.internal.misc.Unsafe.park(Native Method)', 'java.base/java.util.concurrent.locks.LockSupport.parkNanos(LockSupport.java:252)', 'java.base/java.lang.Thread.sleep(Thread.java:512)'],
+    ];
+    // The test's own class, and a test method it inherits from a base class (its frames are the base class's).
+    for (const [suite, owner, file] of [['shop.SlowTest', 'shop.SlowTest', 'SlowTest.java'], ['shop.SlowCounterTest', 'shop.AbstractCounterTest', 'AbstractCounterTest.java']] as const) {
+      const e = failureEvidence(suite, tops.map((top, i) => failed(i + 1, timeout(owner, top))))!;
+      expect(e.groups).toHaveLength(1);
+      expect(e.groups[0]).toMatchObject({ location: `${file}:20`, count: 3, signature: `org.junit.runners.model.TestTimedOutException at ${owner}.lambda$waits$0(${file}:20)` });
+      expect(groupsLine(e, 3)).toBe(`3 failed, all alike: TestTimedOutException at ${file}:20`);
+    }
+  });
+
   it('counts failures and groups beyond their bounds instead of dropping them silently', () => {
     const many = Array.from({ length: 25 }, (_, i) => failed(i + 1, detail({ trace: `E\n\tat ${S}.applies(CheckoutTest.java:${i % 12})` })));
     const e = failureEvidence(S, many)!;

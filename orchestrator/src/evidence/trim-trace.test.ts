@@ -43,6 +43,18 @@ ${Array.from({ length: 12 }, (_, i) => `\tat shop.io.Disk.write${i}(Disk.java:${
     expect(t.framesOmitted).toBe(1 + 4 + 2);
   });
 
+  it('keeps an inherited test\'s frames down to its first frame of user code, below more than a few of the framework\'s, and groups by it', () => {
+    const trace = [
+      'org.opentest4j.AssertionFailedError: expected: <30> but was: <27>',
+      ...Array.from({ length: 10 }, (_, i) => `\tat org.junit.jupiter.api.Assert${i}.fail(Assert${i}.java:${i})`),
+      '\tat app//shop.AbstractCheckoutTest.appliesDiscount(AbstractCheckoutTest.java:42)',
+      '\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)',
+    ].join('\n');
+    const t = trimTrace(trace, S);
+    expect(t.trace.split('\n').slice(-2)).toEqual(['\tat app//shop.AbstractCheckoutTest.appliesDiscount(AbstractCheckoutTest.java:42)', '\t... 1 more']);
+    expect(t.testFrame).toBe('shop.AbstractCheckoutTest.appliesDiscount(AbstractCheckoutTest.java:42)');
+  });
+
   it('knows nested classes and module or loader prefixes as the test\'s own', () => {
     expect(inTestClass('shop.CheckoutTest$Nested.works(CheckoutTest.java:3)', S)).toBe(true);
     expect(inTestClass('app//shop.CheckoutTest.works(CheckoutTest.java:3)', `${S}$Nested`)).toBe(true);

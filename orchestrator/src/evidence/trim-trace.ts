@@ -1,13 +1,17 @@
 // Pure: a Java stack trace (Throwable.printStackTrace, causes included) cut to what an author
 // reads: each exception's frames down to the last frame of the test's own class, the frames
 // beyond (the test framework, reflection, the runner) left out and counted. An exception with no
-// frame of the test's class (a cause from library code, a thread of its own) keeps its first few.
+// frame of the test's class (a cause from library code, a thread of its own) keeps its first few,
+// and at least down to its first frame of user code (an inherited test's base class).
+import { groupingFrame, inTestClass, parseFrame, userCode } from './test-frame.js';
+
+export { inTestClass };
 
 /** The trace as reported, and what was left out. */
 export interface TrimmedTrace {
   trace: string;
   framesOmitted: number;
-  /** The first frame in the test's own class, e.g. "shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)". */
+  /** The frame failures are grouped by (test-frame.ts), e.g. "shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)". */
   testFrame: string | null;
 }
 
@@ -16,16 +20,6 @@ const KEPT_WITHOUT_TEST_FRAME = 8;
 
 const FRAME = /^\s+at (.+)$/;
 const MORE = /^\s+\.\.\. (\d+) more$/;
-
-/** Whether `frame` ("pkg.Class$Inner.method(File.java:12)") belongs to `suite` or a class nested in it. */
-export function inTestClass(frame: string, suite: string): boolean {
-  const top = suite.replace(/\$.*$/, '');
-  const method = frame.slice(0, frame.indexOf('(') < 0 ? frame.length : frame.indexOf('('));
-  const cls = method.slice(0, method.lastIndexOf('.'));
-  // "module/pkg.Class" (a named module's frame) or "app//pkg.Class" (a class loader's name).
-  const bare = cls.slice(cls.lastIndexOf('/') + 1);
-  return bare === top || bare.startsWith(`${top}$`);
-}
 
 /** Trims `trace` for a test of class `suite`. */
 export function trimTrace(trace: string, suite: string): TrimmedTrace {
@@ -38,7 +32,7 @@ export function trimTrace(trace: string, suite: string): TrimmedTrace {
     else sections[sections.length - 1]!.push(line);
   }
   let omitted = 0;
-  let testFrame: string | null = null;
+  const all: string[] = [];
   const out: string[] = [];
   for (const section of sections) {
     const firstFrame = section.findIndex((l) => FRAME.test(l));
@@ -51,19 +45,15 @@ export function trimTrace(trace: string, suite: string): TrimmedTrace {
       if (m) more += Number(m[1]);
       else calls.push(f);
     }
-    let last = -1;
-    calls.forEach((f, i) => {
-      const frame = FRAME.exec(f)?.[1];
-      if (frame && inTestClass(frame, suite)) {
-        last = i;
-        testFrame ??= frame;
-      }
-    });
-    const keep = last >= 0 ? last + 1 : Math.min(calls.length, KEPT_WITHOUT_TEST_FRAME);
+    const called = calls.map((f) => FRAME.exec(f)?.[1] ?? '');
+    all.push(...called);
+    const last = called.findLastIndex((f) => inTestClass(f, suite));
+    const user = called.findIndex((f) => userCode(parseFrame(f)));
+    const keep = last >= 0 ? last + 1 : Math.min(calls.length, Math.max(KEPT_WITHOUT_TEST_FRAME, user + 1));
     out.push(...head, ...calls.slice(0, keep));
     const left = calls.length - keep + more;
     if (left > 0) out.push(`${section[0]!.match(/^\s*/)![0]}\t... ${left} more`);
     omitted += left;
   }
-  return { trace: out.join('\n'), framesOmitted: omitted, testFrame };
+  return { trace: out.join('\n'), framesOmitted: omitted, testFrame: groupingFrame(all, suite) };
 }
