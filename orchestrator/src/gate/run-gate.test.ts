@@ -59,8 +59,9 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         '  10 clean repetitions rule out a failure rate above 26% per run (95%',
         '  confidence); rarer flakes can pass.',
         '',
-        ' ! appliesDiscount failed 2 of 10 repetitions and would have blocked this merge',
-        '   request. Pass --stress-new-tests enforce to make it blocking.',
+        ' ! CheckoutTest.appliesDiscount failed 2 of 10 repetitions and would have',
+        '   blocked this merge request. Pass --stress-new-tests enforce to make it',
+        '   blocking.',
         // The fake Gradle records no failure details (the real plugin does).
         '   2 failed, all alike: a failure with no details recorded',
         '   Reproduce:',
