@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_FLAKY_POLICY, DEFAULT_STRESS_PARAMETERS, type FlakyPolicy, type ProjectSettings, type StressParameters } from '../contract.js';
 import { VerdictApiError } from '../errors/errors.js';
-import { formatDateTime, sql, uuid } from '../sql/bind.js';
+import { formatDateTime, type Sql, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';
 import { getAccount } from './accounts.js';
@@ -78,6 +78,10 @@ async function claimAndCreate(db: Database, input: { accountId: string; handle: 
 
 /** Writes a new version of the project's record (settings writes go through here). */
 export async function writeProject(db: Database, p: Project): Promise<void> {
+  // The flags first (migration 0035: a table beside projects, 18.16 cannot add a column twice).
+  await db.engine.insert(db.t('project_stress_flags'), [
+    { project_id: p.projectId, timing_sensitive_blocks: p.stress.timingSensitiveBlocks ? 1 : 0, version: nextVersion() },
+  ]);
   await db.engine.insert(db.t('projects'), [
     {
       project_id: p.projectId,
@@ -113,12 +117,29 @@ interface ProjectRow {
   stress_ceiling_seconds: unknown;
   stress_bulk_change_ratio: unknown;
   stress_bulk_change_floor: unknown;
+  /** From project_stress_flags; 0 (the default) for a project with no row there. */
+  timing_sensitive_blocks: unknown;
+}
+
+/**
+ * The projects matching `where`, each with its stress flags beside it (0035). A project created
+ * before 0035 has no flags row: the LEFT JOIN gives 0, the flags' defaults. The subquery has an
+ * alias because chDB requires one; 18.16 takes it too.
+ */
+function selectProjects(db: Database, where: Sql, orderBy: Sql = sql``): Promise<ProjectRow[]> {
+  return db.engine.query<ProjectRow>(sql`
+    SELECT project_id, account_id, handle, default_branch, flaky_auto_mark, flaky_auto_mark_threshold, flaky_cooldown_days,
+      flaky_auto_quarantine, stress_curve, stress_candidate_cap, stress_ceiling_seconds, stress_bulk_change_ratio,
+      stress_bulk_change_floor, timing_sensitive_blocks
+    FROM ${db.t('projects')} FINAL
+    ANY LEFT JOIN (SELECT project_id, timing_sensitive_blocks FROM ${db.t('project_stress_flags')} FINAL) AS flags USING project_id
+    WHERE ${where} ${orderBy}`);
 }
 
 /** A project by id (read through the authentication cache: storage/read-cache.ts). */
 export async function getProject(db: Database, projectId: string): Promise<Project | null> {
   return (await db.cache.auth.get(`project ${projectId}`, async () => {
-    const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE project_id = ${uuid(projectId)}`);
+    const rows = await selectProjects(db, sql`project_id = ${uuid(projectId)}`);
     return rows[0] ? toProject(rows[0]) : null;
   })) as Project | null;
 }
@@ -126,14 +147,14 @@ export async function getProject(db: Database, projectId: string): Promise<Proje
 /** A project by handle (read through the authentication cache). */
 export async function getProjectByHandle(db: Database, handle: string): Promise<Project | null> {
   return (await db.cache.auth.get(`handle ${handle}`, async () => {
-    const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE handle = ${handle}`);
+    const rows = await selectProjects(db, sql`handle = ${handle}`);
     return rows[0] ? toProject(rows[0]) : null;
   })) as Project | null;
 }
 
 /** Every project (the sweep walks them). */
 export async function listProjects(db: Database): Promise<Project[]> {
-  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL`);
+  const rows = await selectProjects(db, sql`1`);
   return rows.map(toProject);
 }
 
@@ -150,6 +171,7 @@ function toProject(r: ProjectRow): Project {
     ceilingSeconds: num(r.stress_ceiling_seconds),
     bulkChangeRatio: num(r.stress_bulk_change_ratio),
     bulkChangeFloor: num(r.stress_bulk_change_floor),
+    timingSensitiveBlocks: num(r.timing_sensitive_blocks) === 1,
   };
   return {
     projectId: r.project_id,
@@ -161,9 +183,8 @@ function toProject(r: ProjectRow): Project {
   };
 }
 
-
 /** The projects of one account, by handle. */
 export async function listProjectsOfAccount(db: Database, accountId: string): Promise<Project[]> {
-  const rows = await db.engine.query<ProjectRow>(sql`SELECT * FROM ${db.t('projects')} FINAL WHERE account_id = ${uuid(accountId)} ORDER BY handle`);
+  const rows = await selectProjects(db, sql`account_id = ${uuid(accountId)}`, sql`ORDER BY handle`);
   return rows.map(toProject);
 }

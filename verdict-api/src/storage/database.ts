@@ -35,7 +35,8 @@ export type TableName =
   | 'gate_candidate_evidence'
   | 'api_token_scopes'
   | 'run_claims'
-  | 'project_handle_claims';
+  | 'project_handle_claims'
+  | 'project_stress_flags';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -47,7 +48,7 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'api_tokens', 'api_token_scopes', 'admin_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials']);
 /** Tables whose rows are (or make) branch presence: the known ids and inventories follow them. */
 const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence']);
 

@@ -30,6 +30,8 @@ export function SettingsPage({ frame, project, entitled, audit, error, notice }:
           <label>Wall-clock ceiling (seconds) <input name="ceilingSeconds" type="number" min="1" value={String(s.ceilingSeconds)} /></label>
           <label>Bulk-change ratio (0–1] <input name="bulkChangeRatio" type="number" step="0.01" min="0.01" max="1" value={String(s.bulkChangeRatio)} /></label>
           <label>Bulk-change floor <input name="bulkChangeFloor" type="number" min="1" value={String(s.bulkChangeFloor)} /></label>
+          <label><span><input type="checkbox" name="timingSensitiveBlocks" value="1" checked={s.timingSensitiveBlocks} aria-describedby="timing-sensitive-hint" /> Block on timing-sensitive tests</span></label>
+          <p id="timing-sensitive-hint" class="hint">A new test that failed only while its repetitions ran side by side, and passed every one alone, fails the gate; unchecked, it is reported without blocking.</p>
           <label>Repetition curve (JSON) <textarea name="curve" rows={6}>{JSON.stringify(s.curve, null, 1)}</textarea></label>
         </fieldset>
         <button type="submit">Save settings</button>

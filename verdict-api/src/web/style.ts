@@ -26,6 +26,7 @@ dl.evidence dt{font-weight:600}dl.evidence dd{margin:0;min-width:0}
 .candidate-evidence p{margin:.3rem 0}.groups{font-size:.85rem}
 form.stack{display:grid;gap:.6rem;max-width:640px;background:#fff;padding:1rem;border:1px solid #e3e6ea}
 form.stack label{display:grid;gap:.2rem;font-weight:600}form.inline{display:inline}
+form.stack p.hint{margin:.1rem 0 .4rem;font-weight:400;font-size:.85rem;color:#4a5360}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem}button{cursor:pointer}
 .error{background:#fde2e1;border:1px solid #f0a7a3;padding:.6rem 1rem;color:#8a1c17}
 .notice{background:#e2ecfb;border:1px solid #a8c3ee;padding:.6rem 1rem}

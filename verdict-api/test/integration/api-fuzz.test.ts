@@ -82,7 +82,7 @@ const validGate = fc.record({
 });
 const validVerdict = fc.record({ testCases: fc.uniqueArray(fc.record({ module: fc.constant(':app'), suite: fc.constant('S'), name, durationMs: fc.nat(400_000) }), { maxLength: 5, selector: (t) => t.name }) });
 const validQuarantine = fc.record({ ...{ module: fc.constant(':app'), suite: fc.constant('S'), name }, state: fc.constantFrom('enabled', 'muted', 'skipped'), owner: fc.string({ minLength: 1, maxLength: 20 }), reason: fc.string({ minLength: 1, maxLength: 20 }) });
-const validSettings = fc.record({ stress: fc.record({ candidateCap: fc.integer({ min: 1, max: 1000 }), ceilingSeconds: fc.integer({ min: 1, max: 3600 }), bulkChangeRatio: fc.double({ min: 0.01, max: 1, noNaN: true }) }, { requiredKeys: [] }), flakyPolicy: fc.record({ cooldownDays: fc.nat(90), autoMarkThreshold: fc.integer({ min: 1, max: 10 }) }, { requiredKeys: [] }) }, { requiredKeys: [] });
+const validSettings = fc.record({ stress: fc.record({ candidateCap: fc.integer({ min: 1, max: 1000 }), ceilingSeconds: fc.integer({ min: 1, max: 3600 }), bulkChangeRatio: fc.double({ min: 0.01, max: 1, noNaN: true }), timingSensitiveBlocks: fc.boolean() }, { requiredKeys: [] }), flakyPolicy: fc.record({ cooldownDays: fc.nat(90), autoMarkThreshold: fc.integer({ min: 1, max: 10 }) }, { requiredKeys: [] }) }, { requiredKeys: [] });
 
 /** A valid body with one field (at any depth) replaced by a nasty value, or one deleted. */
 function mutated<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Project } from '../accounts/projects.js';
+import { DEFAULT_FLAKY_POLICY, DEFAULT_STRESS_PARAMETERS } from '../contract.js';
+import { BadRequestError } from '../errors/errors.js';
+import type { Sql } from '../sql/bind.js';
+import { database } from '../storage/database.js';
+import type { ClickHouseEngine } from '../storage/engine.js';
+import type { InsertRows } from '../storage/tab-separated.js';
+import { parseSettingsPatch } from '../validation/parse-body.js';
+import { writeSettings } from './settings.js';
+
+/** A database whose engine only records the rows inserted, by table. */
+function recordingDb() {
+  const inserted: { table: string; rows: Record<string, unknown>[] }[] = [];
+  const engine: ClickHouseEngine = {
+    kind: 'server',
+    command: async () => {},
+    query: async () => [],
+    insert: async (table: Sql, rows: InsertRows) => {
+      inserted.push({ table: table.text.split('.').pop()!.replaceAll('`', ''), rows: rows as Record<string, unknown>[] });
+    },
+    ping: async () => {},
+    close: async () => {},
+  };
+  const rowsOf = (table: string) => inserted.filter((i) => i.table === table).flatMap((i) => i.rows);
+  return { db: database(engine, 'unit'), rowsOf };
+}
+
+const project = (timingSensitiveBlocks: boolean): Project => ({
+  projectId: '00000000-0000-4000-8000-000000000001',
+  accountId: '00000000-0000-4000-8000-000000000002',
+  handle: 'shop',
+  defaultBranch: 'main',
+  flakyPolicy: DEFAULT_FLAKY_POLICY,
+  stress: { ...DEFAULT_STRESS_PARAMETERS, timingSensitiveBlocks },
+});
+
+describe('the timingSensitiveBlocks setting', () => {
+  it('is written to project_stress_flags when patched on, and audited from false to true', async () => {
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(false), parseSettingsPatch({ stress: { timingSensitiveBlocks: true } }), 'admin:x');
+    expect(next.stress.timingSensitiveBlocks).toBe(true);
+    expect(rowsOf('project_stress_flags')).toEqual([expect.objectContaining({ project_id: project(false).projectId, timing_sensitive_blocks: 1 })]);
+    const audit = rowsOf('settings_audit')[0]!;
+    expect(JSON.parse(String(audit['before'])).stress.timingSensitiveBlocks).toBe(false);
+    expect(JSON.parse(String(audit['after'])).stress.timingSensitiveBlocks).toBe(true);
+  });
+
+  it('is written as 0 when patched off', async () => {
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(true), parseSettingsPatch({ stress: { timingSensitiveBlocks: false } }));
+    expect(next.stress.timingSensitiveBlocks).toBe(false);
+    expect(rowsOf('project_stress_flags').map((r) => r['timing_sensitive_blocks'])).toEqual([0]);
+  });
+
+  it('is kept when a patch changes another stress parameter (the partial patch carries no default for it)', async () => {
+    const patch = parseSettingsPatch({ stress: { candidateCap: 3 } });
+    expect(patch.stress).not.toHaveProperty('timingSensitiveBlocks');
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(true), patch);
+    expect(next.stress).toMatchObject({ candidateCap: 3, timingSensitiveBlocks: true });
+    expect(rowsOf('project_stress_flags').map((r) => r['timing_sensitive_blocks'])).toEqual([1]);
+  });
+
+  it.each([['yes'], [1], [null], [{}]])('refuses %j, naming stress.timingSensitiveBlocks', (value) => {
+    let error: unknown;
+    try {
+      parseSettingsPatch({ stress: { timingSensitiveBlocks: value } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).field).toBe('stress.timingSensitiveBlocks');
+    expect((error as BadRequestError).message).toMatch(/^stress\.timingSensitiveBlocks: /);
+  });
+});
