@@ -27,6 +27,7 @@ import org.junit.runner.notification.RunNotifier;
 final class Junit4Kind {
     private Junit4Kind() {}
 
+    /** Loads and checks every selection now (an unrunnable one is recorded at once); the Runnable runs the others in order. */
     static Runnable prepare(dev.stressgate.jvm.Request request, Recorder recorder) {
         Map<String, Object> classes = new HashMap<>();
         List<Consumer<RunNotifier>> runs = new ArrayList<>();

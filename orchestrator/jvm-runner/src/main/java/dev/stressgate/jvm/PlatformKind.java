@@ -18,6 +18,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
 final class PlatformKind {
     private PlatformKind() {}
 
+    /** Loads and checks every selection now (an unrunnable one is recorded at once); the Runnable runs the others in order. */
     static Runnable prepare(Request request, Recorder recorder) {
         Launcher launcher = LauncherFactory.create();
         PlatformEngines engines = new PlatformEngines();

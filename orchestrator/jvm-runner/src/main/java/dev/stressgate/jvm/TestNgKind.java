@@ -25,6 +25,7 @@ import org.testng.xml.XmlTest;
 final class TestNgKind {
     private TestNgKind() {}
 
+    /** Loads and checks every selection now (an unrunnable one is recorded at once); the Runnable runs the others in order. */
     static Runnable prepare(Request request, Recorder recorder) {
         Map<String, String> loadErrors = new HashMap<>();
         List<Runnable> runs = new ArrayList<>();
