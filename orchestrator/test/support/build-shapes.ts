@@ -116,6 +116,7 @@ interface Candidate {
   why: string | null;
   recorded: { status: string }[];
   evidence: { failures: { message: string | null }[] } | null;
+  reproduce?: string;
 }
 
 /** The shape a candidate belongs to: the first segment of its module. */
@@ -127,9 +128,17 @@ function inWords(c: Candidate): string {
   return `${c.outcome}: ${c.failures} of ${c.recorded.length} of ${c.expected} repetitions failed${c.why ? `; ${c.why}` : ''}${first ? `; first failure: ${first.split('\n')[0]!.slice(0, 300)}` : ''}`;
 }
 
+/** `caught` when the candidate failed with the flake's message and its reproduce command names it exactly; else why not. */
+function caught(c: Candidate): string {
+  if (c.outcome !== 'failed' || c.failures === 0 || !(c.evidence?.failures[0]?.message ?? '').includes('expected 30 but was 27')) return inWords(c);
+  // The command the gate prints to rerun it: this module's test alone (quoted: the selector has a space).
+  const selector = `--stress-tests '${c.module} ${c.suite}.${c.name}' --repetitions 50`;
+  return c.reproduce?.startsWith('npx stress-orchestrator ') && c.reproduce.endsWith(selector) ? CAUGHT : `caught, but its reproduce command is ${c.reproduce ?? 'missing'}`;
+}
+
 /**
  * The gate's run per shape, `{shape: {"suite name": words}}`, and the same object as it must be:
- * flaky tests `caught` (failed, with the flake's message), stable ones `passed every repetition`,
+ * flaky tests `caught` (failed, with the flake's message, and a reproduce command), stable ones `passed every repetition`,
  * tests the build never runs `not a candidate`; a candidate of no expected test is listed as
  * `unexpected candidate: …`. Compare the two with toEqual: the diff names each shape that broke.
  */
@@ -146,7 +155,7 @@ export function shapeResults(candidates: readonly Candidate[], shapes: readonly 
       const c = find(test);
       if (c) seen.add(c);
       want[test] = CAUGHT;
-      row[test] = !c ? ABSENT : c.outcome === 'failed' && c.failures > 0 && (c.evidence?.failures[0]?.message ?? '').includes('expected 30 but was 27') ? CAUGHT : inWords(c);
+      row[test] = !c ? ABSENT : caught(c);
     }
     for (const test of s.stable) {
       const c = find(test);
@@ -179,6 +188,7 @@ export const MAVEN_SHAPES: ShapeExpectation[] = [
   { shape: 'jupiter-aggregate', flaky: ['shapes.jupiteragg.NewTest flaky'], stable: ['shapes.jupiteragg.NewTest stable'] },
   { shape: 'vintage', flaky: ['shapes.vintage.NewVintageTest flaky'], stable: ['shapes.vintage.NewVintageTest stable', 'shapes.vintage.NewJupiterTest stable'] },
   { shape: 'junit4', flaky: ['shapes.junit4.NewTest flaky'], stable: ['shapes.junit4.NewTest stable'] },
+  { shape: 'junit47-parallel', flaky: ['shapes.junit47.NewTest flaky'], stable: ['shapes.junit47.NewTest stable'] },
   { shape: 'testng', flaky: ['shapes.testng.NewTest flaky'], stable: ['shapes.testng.NewTest stable', 'shapes.testng.AdditionTest adds[3, 3, 6](3)'] },
   { shape: 'jacoco-argline', flaky: ['shapes.jacoco.NewTest flaky'], stable: ['shapes.jacoco.NewTest stable'] },
   { shape: 'fork-config', flaky: ['shapes.forkconfig.NewTest flaky'], stable: ['shapes.forkconfig.NewTest stable'] },
