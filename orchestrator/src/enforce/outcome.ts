@@ -80,8 +80,8 @@ export function classifyCandidate(c: GateCandidate, recorded: readonly RecordedR
   }
   if (base.mismatch?.length) {
     // Passed in the build, failed every repetition, in a JVM that was not the build's: the gate's own trouble until examined.
-    const [first, ...rest] = base.mismatch;
-    return { ...base, outcome: 'error', expected, why: `it failed every repetition although it passed in the build, and the repetitions did not reproduce the build's test JVM: ${first}${rest.length ? ` (${rest.length} more differences below)` : ''}` };
+    const n = base.mismatch.length;
+    return { ...base, outcome: 'error', expected, why: `it failed every repetition although it passed in the build, in a JVM that differed from the build's (${n === 1 ? 'a difference' : `${n} differences`}, below)` };
   }
   // A failure is a finding even if the pass was cut: the test disagreed with itself.
   if (base.failures > 0) return { ...base, outcome: 'failed', expected, why: null };

@@ -93,7 +93,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     }
     const blocks = verdict.parameters.timingSensitiveBlocks ?? false;
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
-    for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, ctx.gradleArgs, r);
+    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) r.reproduce = reproduceCommand(deps.build.tool, ctx.gradleArgs, r);
     problems = pass.problems;
   }
   const decision = decideGate(mode, first.exitCode, results, guard);

@@ -67,7 +67,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
     });
     if (pass.cancelled || cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal) ?? 'SIGINT');
     const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], { ...findingsOf(pass, c.testCaseId), cut: pass.cut || pass.stoppedAtFailure === true }), pass.stoppedAtFailure === true));
-    for (const r of results) if (r.outcome === 'failed') r.reproduce = reproduceCommand(deps.build.tool, buildArgs, r, repetitions ?? undefined);
+    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) r.reproduce = reproduceCommand(deps.build.tool, buildArgs, r, repetitions ?? undefined);
     const report = localReport(config.runId, first, results, pass, plan.concurrency);
     deps.out(renderReport(report));
     for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${problem}\n`);

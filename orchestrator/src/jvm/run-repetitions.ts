@@ -16,7 +16,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from '../log.js';
-import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
+import { HALTED_WHY, type RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { archiveArgs, type ClassArchive, makeArchives } from './class-archive.js';
 import type { JvmLauncher } from './launch-jvm.js';
 import type { Progress } from './progress.js';
@@ -154,7 +154,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
       }
     }
     if (state.halted) {
-      const why = `not run: the stress pass stopped, because its first ${state.halted.targets} could not run: ${state.halted.cause}`;
+      const why = HALTED_WHY;
       for (const t of input.targets) for (const m of t.members) if (!(recorded.get(m.candidate.testCaseId) ?? []).length && !state.unrunnable.has(m.candidate.testCaseId)) state.unrunnable.set(m.candidate.testCaseId, why);
     }
     const wallClockMs = Date.now() - started;

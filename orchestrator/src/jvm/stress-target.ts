@@ -58,9 +58,16 @@ export function selects(selection: Selection, r: { className: string; name: stri
   return selection.kind === 'platform' ? r.uniqueId === selection.uniqueId : r.className === selection.className && r.name === selection.name;
 }
 
-/** The selector as the runner names it in an `unrunnable` line. */
+/** The selector as the runner names it in an `unrunnable` line: the unique ID, or the request's `test` fields joined by tabs. */
 export function selectorText(selection: Selection): string {
-  return selection.kind === 'platform' ? selection.uniqueId : `${selection.className}#${selection.name}`;
+  switch (selection.kind) {
+    case 'platform':
+      return selection.uniqueId;
+    case 'junit4':
+      return `${selection.className}\t${selection.name}`;
+    case 'testng':
+      return [selection.className, selection.name, selection.method, String(selection.invocation)].join('\t');
+  }
 }
 
 /**

@@ -2,6 +2,9 @@
 // only this.
 import type { Repetition } from '#contract';
 
+/** Why a candidate of a stopped pass did not run (the report says the cause once). */
+export const HALTED_WHY = 'not run: the stress pass stopped early (below)';
+
 /** How repetitions ran: fresh JVMs the orchestrator starts itself, or one Gradle Test task each (the reference). */
 export type Executor = 'direct' | 'gradle';
 

@@ -2,10 +2,14 @@
 // both render, so they can never say different things. Pure.
 import type { CandidateResult } from '../enforce/outcome.js';
 import { firstFailureText, groupsLine } from '../evidence/failure-evidence.js';
-import { formatDuration, formatLimit, plural } from '../format/format.js';
+import { formatLimit, plural } from '../format/format.js';
 import { code, rich, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';
+import { HALTED_WHY } from '../repetitions/stress-pass-result.js';
+import { candidateLabels, classAndName, reportRows, timingWords, type ReportRow } from './report-rows.js';
+
+export { candidateLabels };
 
 /** The section line, as the RFC prints it. */
 export const SECTION = 'Stress-testing new tests';
@@ -39,8 +43,8 @@ export interface ReportDocument {
   lead: Sentence[];
   /** "3 new test cases, 2 stressed, 1 excluded", or null when there is no list. */
   counts: string | null;
-  rows: { label: string; repetitions: string; outcome: string; candidate: CandidateResult }[];
-  /** The candidates that failed, blocking ones first. */
+  rows: ReportRow[];
+  /** The candidates that failed, blocking ones first, then the timing-sensitive ones that did not block. */
   findings: Finding[];
   /** How the stress pass ran: "10 repetitions in 2 JVMs at a time", or null when it did not run. */
   pass: string | null;
@@ -94,9 +98,8 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const unstressed = c.notStressed + c.errors;
   const extra = unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : '';
   doc.counts = `${plural(c.examined, r.mode === 'local' ? 'test case' : 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
-  const labels = candidateLabels(r.candidates);
-  doc.rows = r.candidates.map((cand, i) => ({ label: labels[i]!, ...outcomeWords(cand, r), candidate: cand }));
-  doc.pass = passWords(r.stressPass);
+  doc.rows = reportRows(r);
+  doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
   doc.findings = findings(r);
   doc.warnings = warnings(r);
   const power = detectionPower(r.candidates);
@@ -104,18 +107,21 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   return doc;
 }
 
-/** "10 repetitions in 2 JVMs at a time": each repetition is one fresh JVM of one Test task. */
-export function passWords(p: GateReport['stressPass']): string | null {
+/**
+ * "10 repetitions in 2 JVMs at a time": each repetition one fresh JVM. Said otherwise when the
+ * JVMs started were not one a repetition: the new invocations of one method share theirs ("1010
+ * repetitions in 20 JVMs"), and a candidate that failed side by side ran again alone ("then 10
+ * JVMs again alone …: 30 JVMs in all").
+ */
+export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 0): string | null {
   if (!p || p.jvms === undefined || p.jvms === 0) return null;
   const at = p.jvmsAtATime ?? 1;
-  const how = at > 1 ? `in ${at} JVMs at a time` : 'one JVM at a time';
-  return `${plural(p.jvms, 'repetition')} ${how}${p.executor === 'gradle' ? ' (Gradle executor)' : ''}`;
-}
-
-/** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates share it. */
-export function candidateLabels(candidates: readonly CandidateResult[]): string[] {
-  const names = classAndName(candidates);
-  return candidates.map((c, i) => (c.module === ':' ? names[i]! : `${c.module} ${names[i]}`));
+  const gradle = p.executor === 'gradle' ? ' (Gradle executor)' : '';
+  const alone = p.jvmsAlone ?? 0;
+  if (repetitions === p.jvms && alone === 0) return `${plural(p.jvms, 'repetition')} ${at > 1 ? `in ${at} JVMs at a time` : 'one JVM at a time'}${gradle}`;
+  const first = `${plural(p.jvms - alone, 'JVM')}${at > 1 ? `, ${at} at a time` : ''}`;
+  const then = alone ? `, then ${plural(alone, 'JVM')} again alone for what failed side by side: ${p.jvms} JVMs in all` : '';
+  return `${plural(repetitions, 'repetition')} in ${first}${then}${gradle}`;
 }
 
 /**
@@ -130,62 +136,50 @@ export function testNames(candidates: readonly CandidateResult[]): string[] {
   return names.map((n, i) => (seen.get(n)! > 1 ? labels[i]! : n));
 }
 
-/** "CheckoutTest.appliesDiscount", or "com.shop.CheckoutTest.appliesDiscount" when two classes of a module share the simple name. */
-function classAndName(candidates: readonly CandidateResult[]): string[] {
-  const simple = (s: string) => s.slice(s.lastIndexOf('.') + 1);
-  const owners = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    const key = `${c.module} ${simple(c.suite)}`;
-    owners.set(key, (owners.get(key) ?? new Set()).add(c.suite));
-  }
-  return candidates.map((c) => `${owners.get(`${c.module} ${simple(c.suite)}`)!.size > 1 ? c.suite : simple(c.suite)}.${c.name}`);
-}
-
-function outcomeWords(c: CandidateResult, r: GateReport): { repetitions: string; outcome: string } {
-  const ran = c.recorded.length;
-  const repetitions = c.outcome === 'excluded' ? formatDuration(c.durationMs) : ran < c.expected ? `${ran} of ${plural(c.expected, 'repetition')}` : plural(c.expected, 'repetition');
-  switch (c.outcome) {
-    case 'excluded':
-      return { repetitions, outcome: `excluded (${r.slowLimitMs ? `slower than ${formatLimit(r.slowLimitMs)}` : 'too slow'})` };
-    case 'passed':
-      return { repetitions, outcome: `passed${c.muted ? ' (muted)' : ''}` };
-    case 'failed':
-      return { repetitions, outcome: `${c.failures} failed${c.crashed ? ` (${crashWords(c.crashed)})` : ''}${c.muted ? ' (muted: cannot fail the gate)' : ''}` };
-    case 'not_stressed':
-      return { repetitions, outcome: `not stressed (${c.why})` };
-    case 'error':
-      return { repetitions, outcome: `not stressed (gate error: ${c.why})` };
-  }
-}
-
-function crashWords(n: number): string {
-  return n === 1 ? 'its JVM died once' : `its JVM died ${n} times`;
-}
-
-/** The failed candidates, blocking first, each with why and how to rerun it. */
+/** The failed candidates, blocking first, each with why and how to rerun it; then the timing-sensitive ones that passed alone. */
 function findings(r: GateReport): Finding[] {
   const failed = [...r.candidates.filter((c) => !c.muted && c.outcome === 'failed'), ...r.candidates.filter((c) => c.muted && c.outcome === 'failed')];
   const lastBlocking = failed.filter((c) => !c.muted).length - 1;
   const names = new Map(testNames(r.candidates).map((n, i) => [r.candidates[i]!, n]));
-  return failed.map((c, i) => {
+  const blocks = r.mode === 'enforce' ? 'blocked' : 'would have blocked';
+  const out = failed.map((c, i): Finding => {
     const name = code(names.get(c)!);
-    const of = `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
+    const of = c.timingSensitive ? `${c.failures} of ${plural(c.timingSensitive.repetitions, 'repetition')} side by side (it passed all ${c.recorded.length} again alone: timing-sensitive)` : `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
     const sentence = c.muted
       ? rich`${name} failed ${of}; it is muted, so it cannot fail the gate.`
       : r.mode === 'local'
         ? rich`${name} failed ${of}.`
-        : rich`${name} failed ${of} and ${r.mode === 'enforce' ? 'blocked' : 'would have blocked'} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
-    const e = c.evidence;
-    const first = e?.failures[0];
-    return {
-      sentence,
-      groups: e ? groupsLine(e, c.failures) : null,
-      // A failure the executor caught nothing of (no exception, not a crash) has no first failure to show.
-      first: first && (first.kind === 'crash' || first.type !== null || first.message !== null || first.stackTrace !== null) ? { repetition: first.repetition, text: firstFailureText(first, e?.groups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null) } : null,
-      omitted: e?.failuresOmitted ?? 0,
-      reproduce: c.reproduce ?? null,
-    };
+        : rich`${name} failed ${of} and ${blocks} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
+    return { ...evidenceOf(c), sentence: c.mismatch ? [...sentence, ` ${everyTimeWords(c.mismatch)}`] : sentence };
   });
+  const timing = r.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive);
+  return [
+    ...out,
+    ...timing.map((c): Finding => ({
+      ...evidenceOf({ ...c, evidence: c.timingSensitive!.evidence, failures: c.timingSensitive!.failures }),
+      sentence: rich`${code(names.get(c)!)} ${timingWords(c)} (a timeout or a race under load, probably a real flake): it passed all ${plural(c.recorded.length, 'repetition')} run again alone, so it does not ${r.mode === 'local' ? 'count as failed' : 'block this merge request (a project setting makes it block)'}.`,
+    })),
+  ];
+}
+
+/** What a finding shows of a candidate's failures: grouped, the first one, and the command that reruns it. */
+function evidenceOf(c: Pick<CandidateResult, 'evidence' | 'failures' | 'reproduce'>): Omit<Finding, 'sentence'> {
+  const e = c.evidence;
+  const first = e?.failures[0];
+  return {
+    groups: e ? groupsLine(e, c.failures) : null,
+    // A failure the executor caught nothing of (no exception, not a crash) has no first failure to show.
+    first: first && (first.kind === 'crash' || first.type !== null || first.message !== null || first.stackTrace !== null) ? { repetition: first.repetition, text: firstFailureText(first, e?.groups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null) } : null,
+    omitted: e?.failuresOmitted ?? 0,
+    reproduce: c.reproduce ?? null,
+  };
+}
+
+/** A candidate that failed every repetition although it passed in the build: what the gate compared. */
+function everyTimeWords(differences: readonly string[]): string {
+  return differences.length
+    ? `It failed every repetition although it passed in the build, and its repetitions' JVM differed from the build's: ${differences.join('; ')}.`
+    : "It failed every repetition although it passed in the build. The gate sees no difference between its repetitions' JVM and the build's (class path, JVM arguments, system properties, environment, working directory): it may depend on a test that ran before it in the build's JVM, or on something of the build the gate cannot see.";
 }
 
 function warnings(r: GateReport): Rich[] {
@@ -209,6 +203,16 @@ function warnings(r: GateReport): Rich[] {
     out.push([`${plural(alone, testCase)} failed while ${alone === 1 ? 'its' : 'their'} repetitions ran side by side, so ${alone === 1 ? 'it' : 'they'} ran again alone, one JVM at a time; the outcome above is from that run.`]);
   }
   if (r.stressPass?.fallback) out.push([`The direct executor could not run (${r.stressPass.fallback}); Gradle ran the repetitions one at a time.`]);
+  const halted = r.stressPass?.halted;
+  if (halted) {
+    const rest = r.candidates.filter((c) => c.why === HALTED_WHY).length;
+    out.push([`The stress pass stopped early: the first ${plural(halted.targets, testCase)} could not run in a fresh JVM, all for one reason: ${halted.cause}. ${rest ? `The other ${plural(rest, testCase, `${testCase}s`)} ${rest === 1 ? 'was' : 'were'} not run, so the ceiling was not spent on JVMs that could find no test. ` : ''}This is the gate's own trouble: nothing is counted as passed, and nothing can block this merge request.`]);
+  }
+  // A gate error that is a mismatch: every difference the gate saw, which the row only begins.
+  const names = testNames(r.candidates);
+  r.candidates.forEach((c, i) => {
+    if (c.outcome === 'error' && c.mismatch?.length) out.push([code(names[i]!), ` ${everyTimeWords(c.mismatch)}`]);
+  });
   out.push(...r.problems.map((p) => [p]));
   return out;
 }

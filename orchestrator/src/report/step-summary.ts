@@ -16,8 +16,8 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
   if (doc.counts !== null) {
     lines.push(escapeProse(doc.counts), '', '| Test case | Repetitions | Failed | Outcome |', '| --- | ---: | ---: | --- |');
     for (const row of doc.rows) {
-      const c = row.candidate;
-      lines.push(`| ${markdown([{ code: row.label }], { in: 'table' })} | ${c.recorded.length}/${c.expected} | ${c.failures} | ${markdown(row.outcome, { in: 'table' })} |`);
+      const label = row.invocations ? `${row.label} (${row.invocations.length} invocations)` : row.label;
+      lines.push(`| ${markdown([{ code: label }], { in: 'table' })} | ${row.recorded}/${row.expected} | ${row.failures} | ${markdown(row.outcome, { in: 'table' })} |`);
     }
     lines.push('');
     if (doc.pass) lines.push(`Stress pass: ${escapeProse(doc.pass)}.`, '');

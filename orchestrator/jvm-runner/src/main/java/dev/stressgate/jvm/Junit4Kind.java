@@ -19,17 +19,21 @@ import org.junit.runner.notification.RunListener;
 import org.junit.runner.notification.RunNotifier;
 
 /**
- * The JUnit 4 runner kind: each selected test through JUnit 4's Request API with a filter keeping
- * that method (a Parameterized invocation is its method name with the index, {@code adds[2]}, as
- * in the JUnit XML), run with a notifier as Gradle's JUnit 4 executor and Surefire's JUnit 4
- * provider run a class (no JUnitCore). Each selection is its own run, in the request's order.
+ * The JUnit 4 runner kind: the selected tests of each class through JUnit 4's Request API with a
+ * filter keeping those methods (a Parameterized invocation is its method name with the index,
+ * {@code adds[2]}, as in the JUnit XML), run with a notifier as Gradle's JUnit 4 executor and
+ * Surefire's JUnit 4 provider run a class (no JUnitCore). The selections of one class (one test,
+ * or the new invocations of one method) run in one run of its runner, as the build ran them: its
+ * {@code @BeforeClass} runs once for all.
  */
 final class Junit4Kind {
     private Junit4Kind() {}
 
-    /** Loads and checks every selection now (an unrunnable one is recorded at once); the Runnable runs the others in order. */
+    /** Loads and checks every selection now (an unrunnable one is recorded at once); the Runnable runs the others. */
     static Runnable prepare(dev.stressgate.jvm.Request request, Recorder recorder) {
         Map<String, Object> classes = new HashMap<>();
+        Map<String, Set<String>> names = new LinkedHashMap<>();
+        Map<String, Runner> runners = new HashMap<>();
         List<Consumer<RunNotifier>> runs = new ArrayList<>();
         for (String[] t : request.tests) {
             String selector = dev.stressgate.jvm.Request.selector(t);
@@ -38,7 +42,7 @@ final class Junit4Kind {
                 recorder.unrunnable(selector, "class cannot be loaded: " + loaded);
                 continue;
             }
-            Runner runner = Request.aClass((Class<?>) loaded).getRunner();
+            Runner runner = runners.computeIfAbsent(t[0], k -> Request.aClass((Class<?>) loaded).getRunner());
             if (runner instanceof ErrorReportingRunner) {
                 // The class's runner could not be built (a @Parameters method threw, no runnable
                 // method): in CI its tests fail as initializationError, so the selection fails here.
@@ -50,12 +54,22 @@ final class Junit4Kind {
                 recorder.unrunnable(selector, "JUnit 4 found no such test in its class (runner " + runner.getClass().getName() + ")");
                 continue;
             }
-            try {
-                new Selected(t[0], t[1]).apply(runner);
-            } catch (NoTestsRemainException cannot) {
-                throw new IllegalStateException("the filter kept nothing of a test its description has", cannot);
+            Set<String> kept = names.get(t[0]);
+            if (kept == null) {
+                kept = new HashSet<>();
+                names.put(t[0], kept);
+                String className = t[0];
+                Set<String> all = kept;
+                runs.add(notifier -> {
+                    try {
+                        new Selected(className, all).apply(runner);
+                    } catch (NoTestsRemainException cannot) {
+                        throw new IllegalStateException("the filter kept nothing of tests its description has", cannot);
+                    }
+                    runner.run(notifier);
+                });
             }
-            runs.add(runner::run);
+            kept.add(t[1]);
         }
         return () -> {
             RunNotifier notifier = new RunNotifier();
@@ -95,19 +109,20 @@ final class Junit4Kind {
         recorder.finished(className, name, null, "FAILURE", (System.nanoTime() - start) / 1_000_000L, error[0]);
     }
 
-    /** Keeps the selected method of one class (and the suites that contain it). */
+    /** Keeps the selected methods of one class (and the suites that contain them). */
     private static final class Selected extends Filter {
         private final String className;
-        private final String name;
+        private final Set<String> names;
 
-        Selected(String className, String name) {
+        Selected(String className, Set<String> names) {
             this.className = className;
-            this.name = name;
+            this.names = names;
         }
 
         @Override
         public boolean shouldRun(Description d) {
-            return hasTest(d, className, name);
+            for (String name : names) if (hasTest(d, className, name)) return true;
+            return false;
         }
 
         @Override

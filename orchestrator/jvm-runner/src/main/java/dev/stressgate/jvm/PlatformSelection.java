@@ -18,6 +18,11 @@ final class PlatformSelection {
         this.uniqueId = uniqueId;
     }
 
+    /** The selected unique ID. */
+    String uniqueId() {
+        return uniqueId;
+    }
+
     /** The plan holds the selected test, something under it, or an empty container above it that may register it while running. */
     boolean inPlan(TestPlan plan) {
         for (TestIdentifier root : plan.getRoots()) {

@@ -57,8 +57,9 @@ public final class StressRunner {
     }
 
     private static int run(Request request, Recorder recorder) throws Exception {
+        String classPath = System.getProperty("java.class.path");
         for (Map.Entry<String, String> p : request.properties.entrySet()) System.setProperty(p.getKey(), p.getValue());
-        recorder.write(JvmJson.jvmLine(JvmJson.sorted(System.getProperties()), ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        recorder.write(JvmJson.jvmLine(JvmJson.sorted(System.getProperties()), classPath, ManagementFactory.getRuntimeMXBean().getInputArguments()));
         String[] kind = null;
         for (String[] k : KINDS) if (k[0].equals(request.kind)) kind = k;
         if (kind == null) throw new IllegalArgumentException("unknown runner kind: " + request.kind);

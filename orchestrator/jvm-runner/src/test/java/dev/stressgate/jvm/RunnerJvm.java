@@ -52,11 +52,13 @@ final class RunnerJvm {
     static final class Run {
         final int exitCode;
         final List<JsonObject> lines;
+        final String stdout;
         final String stderr;
 
-        Run(int exitCode, List<JsonObject> lines, String stderr) {
+        Run(int exitCode, List<JsonObject> lines, String stdout, String stderr) {
             this.exitCode = exitCode;
             this.lines = lines;
+            this.stdout = stdout;
             this.stderr = stderr;
         }
 
@@ -79,7 +81,7 @@ final class RunnerJvm {
 
         @Override
         public String toString() {
-            return "exit " + exitCode + "\n" + lines.stream().map(JsonObject::toString).collect(Collectors.joining("\n")) + "\nstderr:\n" + stderr;
+            return "exit " + exitCode + "\n" + lines.stream().map(JsonObject::toString).collect(Collectors.joining("\n")) + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr;
         }
     }
 
@@ -108,7 +110,7 @@ final class RunnerJvm {
         if (Files.exists(out)) {
             for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) parsed.add(JsonParser.parseString(l).getAsJsonObject());
         }
-        return new Run(p.exitValue(), parsed, new String(Files.readAllBytes(stderr), StandardCharsets.UTF_8));
+        return new Run(p.exitValue(), parsed, new String(Files.readAllBytes(dir.resolve("stdout")), StandardCharsets.UTF_8), new String(Files.readAllBytes(stderr), StandardCharsets.UTF_8));
     }
 
     private RunnerJvm() {}

@@ -40,12 +40,14 @@ public final class JvmJson {
 
     /**
      * A repetition JVM's own line: {@code {"event":"jvm","javaHome","userDir","classPath",
-     * "inputArguments","systemProperties","environment"}}, the class path as the JVM has it.
+     * "inputArguments","systemProperties","environment"}}, the class path as the JVM loads classes
+     * from it (read before the fork's system properties were set: Surefire's booter sets
+     * java.class.path to the test class path, and the runner does the same for its tests).
      */
-    public static String jvmLine(Map<String, String> properties, List<String> inputArguments) {
+    public static String jvmLine(Map<String, String> properties, String classPath, List<String> inputArguments) {
         return "{\"event\":\"jvm\""
             + place(properties)
-            + ",\"classPath\":" + Json.str(properties.get("java.class.path"))
+            + ",\"classPath\":" + Json.str(classPath)
             + settings(properties, inputArguments)
             + "}";
     }
