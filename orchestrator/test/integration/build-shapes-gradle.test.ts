@@ -14,7 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
-import { applyShapesFeature, expectShapes, GRADLE_SHAPES, resetFlakyCounts, shapesCopy, warmShapesGradle } from '../support/build-shapes.js';
+import { applyShapesFeature, GRADLE_SHAPES, resetFlakyCounts, shapesCopy, warmShapesGradle } from '../support/build-shapes.js';
+import { expectShapes } from '../support/shape-assertions.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -39,24 +40,21 @@ afterAll(async () => {
 /** One CI job: `stress-orchestrator gradle --offline -q clean check` (check runs test and integTest). */
 async function gate(branch: string, mode: string) {
   await resetFlakyCounts(dir);
-  const started = Date.now();
   const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp };
   const r = await execa(process.execPath, [BIN, 'gradle', '--offline', '-q', 'clean', 'check'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'build/stress-gate/report.json'), 'utf8'));
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report, seconds: Math.round((Date.now() - started) / 1000) };
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
 describe('the gate on real Gradle build shapes (one multi-project build, a subproject per shape)', () => {
   it('uploads the default branch\'s history: nothing is new', async () => {
     const main = await gate('main', 'report');
     expect({ code: main.code, outcome: main.report.outcome, problems: main.report.problems, err: main.err.slice(-3000) }).toMatchObject({ code: 0, outcome: 'no_candidates', problems: [] });
-    console.log(`build-shapes-gradle: default-branch run ${main.seconds} s`);
   }, 300_000);
 
   it('feature branch, enforce: every shape\'s flaky test caught, its stable tests passed every repetition, in the direct executor', async () => {
     await applyShapesFeature(dir, 'gradle');
     const run = await gate('feature/shapes', 'enforce');
-    console.log(`build-shapes-gradle: feature run ${run.seconds} s (stress pass ${Math.round((run.report.stressPass?.wallClockMs ?? 0) / 1000)} s, ${run.report.stressPass?.jvms} JVMs)`);
     expectShapes(run, GRADLE_SHAPES, { executor: 'direct', fallback: null });
   }, 600_000);
 });

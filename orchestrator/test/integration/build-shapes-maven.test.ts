@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
-import { applyShapesFeature, expectShapes, MAVEN_SHAPES, resetFlakyCounts, shapesCopy, warmShapesMaven } from '../support/build-shapes.js';
+import { applyShapesFeature, MAVEN_SHAPES, resetFlakyCounts, shapesCopy, warmShapesMaven } from '../support/build-shapes.js';
+import { expectShapes } from '../support/shape-assertions.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -41,30 +42,26 @@ afterAll(async () => {
 /** One CI job: `stress-orchestrator mvn -o … <goals>` in the reactor root, configured by the environment. */
 async function gate(branch: string, mode: string, goals: string[]) {
   await resetFlakyCounts(dir);
-  const started = Date.now();
   const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp };
   const r = await execa(process.execPath, [BIN, 'mvn', ...MVN, ...goals], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report, seconds: Math.round((Date.now() - started) / 1000) };
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
 describe('the gate on real Maven build shapes (one reactor, a module per shape)', () => {
   it('uploads the default branch\'s history: nothing is new', async () => {
     const main = await gate('main', 'report', ['clean', 'verify']);
     expect({ code: main.code, outcome: main.report.outcome, problems: main.report.problems, err: main.err.slice(-3000) }).toMatchObject({ code: 0, outcome: 'no_candidates', problems: [] });
-    console.log(`build-shapes-maven: default-branch run ${main.seconds} s`);
   }, 600_000);
 
   it('feature branch, whole reactor, enforce: every shape\'s flaky test caught, its stable tests passed every repetition, the tag-excluded test never a candidate', async () => {
     await applyShapesFeature(dir, 'maven');
     const run = await gate('feature/shapes', 'enforce', ['clean', 'verify']);
-    console.log(`build-shapes-maven: feature run ${run.seconds} s (stress pass ${Math.round((run.report.stressPass?.wallClockMs ?? 0) / 1000)} s, ${run.report.stressPass?.jvms} JVMs)`);
     expectShapes(run, MAVEN_SHAPES);
   }, 900_000);
 
   it('feature branch, -pl reactor-app -am: the application and the library it depends on', async () => {
     const run = await gate('feature/shapes', 'enforce', ['-pl', 'reactor-app', '-am', 'clean', 'verify']);
-    console.log(`build-shapes-maven: -pl run ${run.seconds} s`);
     expectShapes(run, MAVEN_SHAPES.filter((s) => s.shape === 'reactor-lib' || s.shape === 'reactor-app'));
   }, 600_000);
 });

@@ -1,13 +1,12 @@
 // The build-shape fixtures (test/fixtures/build-shapes: one Maven reactor and one Gradle 4.4.1
 // multi-project build, each module a shape of how real projects run their tests): copies of them,
-// their feature overlays, the one online warm-up they share, and what every shape's gate run must
-// show, as one object keyed by shape so that a failure names the shape that broke.
+// their feature overlays, the one online warm-up they share, and the new tests each shape adds.
+// What a gate run must show for them: shape-assertions.ts.
 import { access, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from '@jest/globals';
 import { execa } from 'execa';
 import { warmGradleJars } from './jvm-stacks.js';
 
@@ -101,87 +100,6 @@ export interface ShapeExpectation {
   never?: string[];
 }
 
-/** The words each kind of new test must end in. */
-export const CAUGHT = 'caught';
-export const PASSED = 'passed every repetition';
-export const ABSENT = 'not a candidate';
-
-interface Candidate {
-  module: string;
-  suite: string;
-  name: string;
-  outcome: string;
-  expected: number;
-  failures: number;
-  why: string | null;
-  recorded: { status: string }[];
-  evidence: { failures: { message: string | null }[] } | null;
-  reproduce?: string;
-}
-
-/** The shape a candidate belongs to: the first segment of its module. */
-export const shapeOf = (module: string): string => module.split(':')[1] ?? module;
-
-/** One candidate in words, when it is not what was expected. */
-function inWords(c: Candidate): string {
-  const first = c.evidence?.failures[0]?.message;
-  return `${c.outcome}: ${c.failures} of ${c.recorded.length} of ${c.expected} repetitions failed${c.why ? `; ${c.why}` : ''}${first ? `; first failure: ${first.split('\n')[0]!.slice(0, 300)}` : ''}`;
-}
-
-/** `caught` when the candidate failed with the flake's message and its reproduce command names it exactly; else why not. */
-function caught(c: Candidate): string {
-  if (c.outcome !== 'failed' || c.failures === 0 || !(c.evidence?.failures[0]?.message ?? '').includes('expected 30 but was 27')) return inWords(c);
-  // The command the gate prints to rerun it: this module's test alone (quoted: the selector has a space).
-  const selector = `--stress-tests '${c.module} ${c.suite}.${c.name}' --repetitions 50`;
-  return c.reproduce?.startsWith('npx stress-orchestrator ') && c.reproduce.endsWith(selector) ? CAUGHT : `caught, but its reproduce command is ${c.reproduce ?? 'missing'}`;
-}
-
-/**
- * The gate's run per shape, `{shape: {"suite name": words}}`, and the same object as it must be:
- * flaky tests `caught` (failed, with the flake's message, and a reproduce command), stable ones `passed every repetition`,
- * tests the build never runs `not a candidate`; a candidate of no expected test is listed as
- * `unexpected candidate: …`. Compare the two with toEqual: the diff names each shape that broke.
- */
-export function shapeResults(candidates: readonly Candidate[], shapes: readonly ShapeExpectation[]): { actual: Record<string, Record<string, string>>; expected: Record<string, Record<string, string>> } {
-  const actual: Record<string, Record<string, string>> = {};
-  const expected: Record<string, Record<string, string>> = {};
-  const seen = new Set<Candidate>();
-  for (const s of shapes) {
-    const mine = candidates.filter((c) => shapeOf(c.module) === s.shape);
-    const find = (test: string) => mine.find((c) => `${c.suite} ${c.name}` === test);
-    const row: Record<string, string> = {};
-    const want: Record<string, string> = {};
-    for (const test of s.flaky) {
-      const c = find(test);
-      if (c) seen.add(c);
-      want[test] = CAUGHT;
-      row[test] = !c ? ABSENT : caught(c);
-    }
-    for (const test of s.stable) {
-      const c = find(test);
-      if (c) seen.add(c);
-      want[test] = PASSED;
-      const passed = c ? c.recorded.filter((r) => r.status === 'success').length : 0;
-      row[test] = !c ? ABSENT : c.outcome === 'passed' && c.expected > 0 && passed === c.expected ? PASSED : inWords(c);
-    }
-    for (const test of s.never ?? []) {
-      const c = find(test);
-      if (c) seen.add(c);
-      want[test] = ABSENT;
-      row[test] = c ? `a candidate: ${inWords(c)}` : ABSENT;
-    }
-    for (const c of mine) if (!seen.has(c)) row[`${c.suite} ${c.name}`] = `unexpected candidate: ${inWords(c)}`;
-    actual[s.shape] = row;
-    expected[s.shape] = want;
-  }
-  const known = new Set(shapes.map((s) => s.shape));
-  for (const c of candidates) {
-    if (known.has(shapeOf(c.module))) continue;
-    (actual[shapeOf(c.module)] ??= {})[`${c.suite} ${c.name}`] = `unexpected candidate: ${inWords(c)}`;
-  }
-  return { actual, expected };
-}
-
 /** The Maven reactor's shapes (test/fixtures/build-shapes/README.md), in the reactor's order. */
 export const MAVEN_SHAPES: ShapeExpectation[] = [
   { shape: 'jupiter-api', flaky: ['shapes.jupiterapi.NewTest flaky'], stable: ['shapes.jupiterapi.NewTest stable(String)[1]'] },
@@ -209,34 +127,3 @@ export const GRADLE_SHAPES: ShapeExpectation[] = [
   { shape: 'testng', flaky: ['shapes.gradle.testng.NewTest flaky'], stable: ['shapes.gradle.testng.NewTest stable', 'shapes.gradle.testng.AdditionTest adds[2](3, 3, 6)'] },
   { shape: 'platform-runner', flaky: ['shapes.gradle.platform.NewTest flaky'], stable: ['shapes.gradle.platform.NewTest stable'] },
 ];
-
-/** A gate run as the tests see it: the CLI's exit code and output, and its JSON report. */
-export interface ShapesRun {
-  code: number | undefined;
-  out: string;
-  err: string;
-  report: { outcome: string; problems: string[]; candidates: Candidate[]; stressPass: object | null };
-}
-
-/**
- * Asserts an enforce run of the feature branch: per shape, the flaky tests caught and the stable
- * ones passed every repetition (shapeResults); exit 1, outcome failed, no problem of the gate's
- * own; and the fields of `stressPass` as given (e.g. the Gradle executor). One comparison, so the
- * diff shows every shape that broke at once.
- */
-export function expectShapes(run: ShapesRun, shapes: readonly ShapeExpectation[], stressPass: Record<string, unknown> = {}): void {
-  const { actual, expected } = shapeResults(run.report.candidates, shapes);
-  // The printed report, so that a failure shows the gate's own lines.
-  const context = `\n--- stdout\n${run.out.slice(-12000)}\n--- stderr\n${run.err.slice(-3000)}`;
-  const pass = run.report.stressPass as Record<string, unknown> | null;
-  const seen = Object.fromEntries(Object.keys(stressPass).map((k) => [k, pass?.[k]]));
-  expect({ shapes: actual, code: run.code, outcome: run.report.outcome, problems: run.report.problems, stressPass: seen, context }).toEqual({
-    shapes: expected,
-    code: 1,
-    outcome: 'failed',
-    problems: [],
-    stressPass,
-    context,
-  });
-  expect(run.out).toContain('expected 30 but was 27');
-}
