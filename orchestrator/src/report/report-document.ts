@@ -206,7 +206,7 @@ function warnings(r: GateReport): Rich[] {
   const halted = r.stressPass?.halted;
   if (halted) {
     const rest = r.candidates.filter((c) => c.why === HALTED_WHY).length;
-    out.push([`The stress pass stopped early: the first ${plural(halted.targets, testCase)} could not run in a fresh JVM, all for one reason: ${halted.cause}. ${rest ? `The other ${plural(rest, testCase, `${testCase}s`)} ${rest === 1 ? 'was' : 'were'} not run, so the ceiling was not spent on JVMs that could find no test. ` : ''}This is the gate's own trouble: nothing is counted as passed, and nothing can block this merge request.`]);
+    out.push([`The stress pass stopped early: its first ${plural(halted.targets, 'JVM')} ran none of their tests, all for one reason: ${halted.cause}. ${rest ? `The other ${plural(rest, testCase)} ${rest === 1 ? 'was' : 'were'} not run, so the ceiling was not spent on JVMs that could find no test. ` : ''}This is the gate's own trouble: nothing is counted as passed, and nothing can block this merge request.`]);
   }
   // A gate error that is a mismatch: every difference the gate saw, which the row only begins.
   const names = testNames(r.candidates);

@@ -75,7 +75,7 @@ describe('the gate\'s own trouble, said once', () => {
     const out = renderReport(gateReport('report', cs, null, { stressPass: { wallClockMs: 1, cut: false, gradleExitCode: null, executor: 'direct', jvms: 3, jvmsAtATime: 2, halted: { cause, targets: 3 } } })).replace(/\n {3}/g, ' ');
     expect(out.split(cause).length - 1).toBe(4); // three rows and the warning
     expect(out).toContain('CheckoutTest.d   0 of 10 repetitions, not stressed (gate error: not run: the stress pass stopped early (below))');
-    expect(out).toContain(`The stress pass stopped early: the first 3 new test cases could not run in a fresh JVM, all for one reason: ${cause}. The other 2 new test cases were not run, so the ceiling was not spent on JVMs that could find no test.`);
+    expect(out).toContain(`The stress pass stopped early: its first 3 JVMs ran none of their tests, all for one reason: ${cause}. The other 2 new test cases were not run, so the ceiling was not spent on JVMs that could find no test.`);
   });
 
   it('a test that failed every repetition after passing in the build: every difference the gate saw', () => {

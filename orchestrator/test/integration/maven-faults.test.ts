@@ -2,7 +2,9 @@
 // single-module reactor (module ":"): a repetition JVM that dies running a candidate
 // (System.exit) blocks in enforce, it is the test failing; a cancelled CI job (SIGTERM during the
 // stress pass) stops the repetition JVM, writes the report as cancelled, removes the temp folder
-// and exits 143.
+// and exits 143; new tests that no repetition JVM can find (dynamic tests generated from data that
+// is gone after the build) stop the pass after its first JVMs, with one gate error, not after the
+// ceiling.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -65,13 +67,35 @@ class FaultTest {
   }
 }
 `,
+    // Dynamic tests generated from data that only the build's JVM had (the first JVM to load the
+    // class consumes it): a repetition's factory yields none, so no repetition can find its test.
+    'src/test/java/com/shop/GeneratedCasesTest.java': `package com.shop;
+import java.io.File;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+class GeneratedCasesTest {
+  private static final boolean DATA = !new File(System.getProperty("fixture.dir"), "generated").exists();
+  static { try { new File(System.getProperty("fixture.dir"), "generated").createNewFile(); } catch (Exception e) { throw new RuntimeException(e); } }
+  static Stream<DynamicTest> cases(String name) { return IntStream.range(0, DATA ? 2 : 0).mapToObj(i -> DynamicTest.dynamicTest(name + i, () -> { })); }
+  @TestFactory Stream<DynamicTest> prices() { return cases("price"); }
+  @TestFactory Stream<DynamicTest> taxes() { return cases("tax"); }
+  @TestFactory Stream<DynamicTest> discounts() { return cases("discount"); }
+  @TestFactory Stream<DynamicTest> refunds() { return cases("refund"); }
+  @TestFactory Stream<DynamicTest> vouchers() { return cases("voucher"); }
+}
+`,
   };
 }
+
+/** The suite whose tests the fake verdict names new. */
+let newSuite = 'com.shop.FaultTest';
 
 beforeAll(async () => {
   await warmMaven();
   dir = await writeTree(faultProject());
-  server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => p.suite === 'com.shop.FaultTest'));
+  server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => p.suite === newSuite));
 }, 600_000);
 afterAll(async () => {
   await server?.close();
@@ -79,7 +103,7 @@ afterAll(async () => {
 });
 
 async function reset(sleepOnStress: boolean) {
-  for (const f of ['exits.count', 'sleeps.count', 'sleeping', 'sleep-on-stress']) await rm(path.join(dir, f), { force: true });
+  for (const f of ['exits.count', 'sleeps.count', 'sleeping', 'sleep-on-stress', 'generated']) await rm(path.join(dir, f), { force: true });
   if (sleepOnStress) await writeFile(path.join(dir, 'sleep-on-stress'), '');
 }
 
@@ -124,5 +148,34 @@ describe('faults through real Maven', () => {
     expect(stdout).toContain('Cancelled by SIGTERM');
     expect((await readdir(tmp)).filter((n) => n.startsWith('stress-gate-'))).toEqual([]);
     await rm(tmp, { recursive: true, force: true });
+  }, 600_000);
+
+  it('new tests no repetition JVM can find: the pass stops after its first JVMs with one gate error, says why once, and never blocks', async () => {
+    await reset(false);
+    newSuite = 'com.shop.GeneratedCasesTest';
+    try {
+      const out: string[] = [];
+      const started = Date.now();
+      const code = await main(['mvn', ...MVN_ARGS, 'test', '--stress-new-tests', 'enforce'], { ...realDeps(baseEnv()), cwd: dir, out: (t) => out.push(t), err: () => undefined });
+      const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+      const text = out.join('').replace(/\n {3}/g, ' ');
+      // Fails open: the first pass's exit code, the outcome incomplete, nothing passed, nothing blocked.
+      expect({ code, outcome: report.outcome, blocked: report.blocked }).toEqual({ code: 0, outcome: 'incomplete', blocked: false });
+      expect(report.candidates).toHaveLength(10);
+      expect(report.candidates.every((c: { outcome: string }) => c.outcome === 'error')).toBe(true);
+      // Five methods, two new dynamic tests each: five groups; the first three JVMs found none, and the pass stopped.
+      const cause = 'the JUnit Platform found no such test; test engines on the class path: junit-jupiter 5.14.4';
+      expect(report.stressPass).toMatchObject({ jvms: 3, halted: { cause, targets: 3 }, cut: false });
+      expect(text).toContain(`The stress pass stopped early: its first 3 JVMs ran none of their tests, all for one reason: ${cause}.`);
+      expect(text).toContain('The other 4 new test cases were not run');
+      // One line per method, not per dynamic test; no line per repetition.
+      expect(text).toMatch(/GeneratedCasesTest\.discounts\(\) +2 invocations, 10 repetitions each, 2 not stressed \(gate error: the JUnit Platform found no such test/);
+      expect(report.problems).toEqual([]);
+      // Seconds, not the ten minutes of the ceiling.
+      expect(report.stressPass.wallClockMs).toBeLessThan(60_000);
+      console.log(`maven-faults: a pass that could not find its tests stopped after ${report.stressPass.jvms} JVMs, ${Math.round(report.stressPass.wallClockMs / 100) / 10} s (${Math.round((Date.now() - started) / 1000)} s with the build)`);
+    } finally {
+      newSuite = 'com.shop.FaultTest';
+    }
   }, 600_000);
 });
