@@ -90,6 +90,35 @@ export const FailureGroup = v.object({
 });
 export type FailureGroup = v.InferOutput<typeof FailureGroup>;
 
+/**
+ * A candidate that failed while its repetitions ran side by side (several JVMs at once) and passed
+ * every repetition run again alone: a timing-sensitive test. How many of its side-by-side
+ * repetitions failed, of how many; the failures' evidence goes in the test case's `failures` and
+ * `failureGroups`, numbered as the side-by-side repetitions were (its strip is the alone run).
+ */
+export const TimingSensitive = v.pipe(
+  v.object({
+    failures: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(MAX_REPETITIONS, `must be <= ${MAX_REPETITIONS}`)),
+    repetitions: repetitionNumber,
+  }),
+  v.forward(
+    v.check((t) => t.failures <= t.repetitions, 'must be at most repetitions'),
+    ['failures'],
+  ),
+);
+export type TimingSensitive = v.InferOutput<typeof TimingSensitive>;
+
+/**
+ * The method a parameterised invocation's name belongs to: its name up to the first `[`
+ * (`adds(int)` of `adds(int)[3]`, `adds` of `adds[2: 1+1]` or `adds[0](1, 2)`); null for a plain
+ * test. The CLI groups the invocations it stresses by it; the run page and the run report show a
+ * method with two or more of them as one line.
+ */
+export function invocationMethod(name: string): string | null {
+  const bracket = name.indexOf('[');
+  return bracket > 0 ? name.slice(0, bracket) : null;
+}
+
 /** A client-chosen run id: a retried upload with the same id is the same run. */
 export const RunId = v.pipe(
   v.string(),
@@ -358,6 +387,11 @@ export const GateUpload = v.object({
         failuresOmitted: v.optional(count, 0),
         /** The one command that reruns this candidate as the gate did. */
         reproduceCommand: v.optional(v.nullable(text(FAILURE_BOUNDS.reproduceCommand)), null),
+        /**
+         * Optional (older clients send none): it failed side by side and passed every repetition run
+         * again alone. Its `failures` and `failureGroups` are then the side-by-side ones.
+         */
+        timingSensitive: v.optional(v.nullable(TimingSensitive), null),
       }),
     ),
     v.maxLength(MAX_IDENTITIES),

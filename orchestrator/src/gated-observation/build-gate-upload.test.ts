@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as v from 'valibot';
 import { GateUpload } from '@stress-gate/verdict-api/contract';
 import { candidate, classifyCandidate, gateReport, reps } from '../../test/support/builders.js';
+import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { buildGateUpload } from './build-gate-upload.js';
 
 describe('buildGateUpload', () => {
@@ -27,6 +28,30 @@ describe('buildGateUpload', () => {
     const results = [classifyCandidate(candidate('a'), [], true)].map((r) => ({ ...r, outcome: 'not_stressed' as const }));
     const body = buildGateUpload(gateReport('enforce', results, guard))!;
     expect(body).toMatchObject({ outcome: 'guarded', guard: { name: 'ceiling', count: 40, reason: 'Ceiling: …' }, blocked: false, testCases: [] });
+  });
+
+  it('carries a timing-sensitive candidate: its side-by-side counts, their evidence, its reproduce command', () => {
+    const timeout = (repetition: number): RecordedRepetition => ({
+      repetition, status: 'failure', durationMs: 5000,
+      failure: { kind: 'failure', type: 'java.util.concurrent.TimeoutException', message: 'waited 5 s', trace: 'java.util.concurrent.TimeoutException: waited 5 s\n\tat com.shop.CheckoutTest.waits(CheckoutTest.java:9)', stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null },
+    });
+    const sideBySide = reps(10).map((r) => ([3, 7].includes(r.repetition) ? timeout(r.repetition) : r));
+    const results = [false, true].map((blocks) => {
+      const r = classifyCandidate(candidate(blocks ? 'blocks' : 'waits'), reps(10), { cut: false, sideBySide, timingSensitiveBlocks: blocks });
+      r.reproduce = `./gradlew :app:test --tests 'com.shop.CheckoutTest.${r.name}'`;
+      return r;
+    });
+    const body = buildGateUpload(gateReport('enforce', results))!;
+    expect(v.safeParse(GateUpload, body).success).toBe(true);
+    for (const [t, outcome] of [[body.testCases[0]!, 'passed'], [body.testCases[1]!, 'failed']] as const) {
+      expect(t).toMatchObject({ outcome, timingSensitive: { failures: 2, repetitions: 10 }, failuresOmitted: 0, reproduceCommand: `./gradlew :app:test --tests 'com.shop.CheckoutTest.${t.name}'` });
+      expect(t.repetitions.every((r) => r.status === 'success')).toBe(true);
+      expect(t.failures!.map((f) => [f.repetition, f.type, f.message])).toEqual([[3, 'java.util.concurrent.TimeoutException', 'waited 5 s'], [7, 'java.util.concurrent.TimeoutException', 'waited 5 s']]);
+      expect(t.failureGroups).toEqual([{ signature: 'java.util.concurrent.TimeoutException at com.shop.CheckoutTest.waits(CheckoutTest.java:9)', type: 'java.util.concurrent.TimeoutException', location: 'CheckoutTest.java:9', count: 2, repetitions: [3, 7] }]);
+    }
+    // A candidate that is not timing-sensitive sends no such key.
+    const plain = buildGateUpload(gateReport('enforce', [classifyCandidate(candidate('a'), reps(10, [2]), false)]))!;
+    expect('timingSensitive' in plain.testCases[0]!).toBe(false);
   });
 
   it('uploads nothing when the server could not be asked', () => {

@@ -1,4 +1,6 @@
-// The stress pass as one gated observation (POST …/runs/:runId/gate). Pure.
+// The stress pass as one gated observation (POST …/runs/:runId/gate): every candidate that was not
+// excluded, its repetitions and why it failed; a timing-sensitive one (failed side by side, passed
+// alone) with its side-by-side counts and their evidence. Pure.
 import { FAILURE_BOUNDS, type GateUpload } from '#contract';
 import { cut } from '#markdown';
 import type { GateReport } from '../report/gate-report.js';
@@ -39,19 +41,25 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
       ? []
       : r.candidates
           .filter((c) => c.outcome !== 'excluded')
-          .map((c) => ({
-            module: c.module,
-            suite: c.suite,
-            name: c.name,
-            muted: c.muted,
-            durationMs: c.durationMs,
-            plannedRepetitions: c.expected,
-            outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
-            repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
-            failures: c.evidence?.failures ?? [],
-            failureGroups: c.evidence?.groups ?? [],
-            failuresOmitted: c.evidence?.failuresOmitted ?? 0,
-            reproduceCommand: c.reproduce ? cut(c.reproduce, FAILURE_BOUNDS.reproduceCommand) : null,
-          })),
+          .map((c) => {
+            // A timing-sensitive candidate passed every repetition alone: its evidence is of the side-by-side ones.
+            const evidence = c.evidence ?? c.timingSensitive?.evidence ?? null;
+            return {
+              module: c.module,
+              suite: c.suite,
+              name: c.name,
+              muted: c.muted,
+              durationMs: c.durationMs,
+              plannedRepetitions: c.expected,
+              outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
+              repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
+              failures: evidence?.failures ?? [],
+              failureGroups: evidence?.groups ?? [],
+              failuresOmitted: evidence?.failuresOmitted ?? 0,
+              reproduceCommand: c.reproduce ? cut(c.reproduce, FAILURE_BOUNDS.reproduceCommand) : null,
+              // Sent only for a timing-sensitive candidate (an older server ignores the key).
+              ...(c.timingSensitive ? { timingSensitive: { failures: c.timingSensitive.failures, repetitions: c.timingSensitive.repetitions } } : {}),
+            };
+          }),
   };
 }

@@ -1,5 +1,6 @@
 // The rows of a candidate's failure evidence (migration 0032): its failed repetitions, their groups
-// by signature, and its reproduce command. Pure; record-gate inserts them.
+// by signature, and its reproduce command; for a timing-sensitive one, its side-by-side counts
+// (0036). Pure; record-gate inserts them.
 import type { FailureGroup, RepetitionFailure } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
@@ -19,6 +20,27 @@ export function rejectDuplicateFailures(cases: readonly GateCase[]): void {
       const field = `testCases[${i}].failures[${j}].repetition`;
       if (first !== undefined) throw new BadRequestError(`${field}: repetition ${f.repetition} already has its failure at testCases[${i}].failures[${first}]`, field);
       seen.set(f.repetition, j);
+    });
+  });
+}
+
+/**
+ * A timing-sensitive candidate passed every repetition run alone (its strip) and its evidence is of
+ * its side-by-side repetitions: refuse a failed repetition in its strip (`testCases[2].timingSensitive`)
+ * and a failure numbered past its side-by-side repetitions (`testCases[2].failures[1].repetition`).
+ */
+export function rejectInconsistentTimingSensitive(cases: readonly GateCase[]): void {
+  cases.forEach((t, i) => {
+    const ts = t.timingSensitive;
+    if (!ts) return;
+    const failed = t.repetitions.findIndex((r) => r.status === 'failure');
+    if (failed >= 0) {
+      const field = `testCases[${i}].timingSensitive`;
+      throw new BadRequestError(`${field}: a timing-sensitive test case passed every repetition run alone, but repetitions[${failed}] failed`, field);
+    }
+    t.failures.forEach((f, j) => {
+      const field = `testCases[${i}].failures[${j}].repetition`;
+      if (f.repetition > ts.repetitions) throw new BadRequestError(`${field}: must be at most timingSensitive.repetitions (${ts.repetitions}): a timing-sensitive test case's failures are its side-by-side repetitions`, field);
     });
   });
 }
@@ -70,4 +92,10 @@ export function groupRow(key: RunKey, testCaseId: string, g: FailureGroup, posit
 export function candidateEvidenceRow(key: RunKey, testCaseId: string, t: GateCase, recordedAt: string): Record<string, unknown> | null {
   if (t.reproduceCommand === null && t.failuresOmitted === 0) return null;
   return { ...key, test_case_id: testCaseId, failures_omitted: t.failuresOmitted, reproduce_command: t.reproduceCommand ?? '', recorded_at: recordedAt };
+}
+
+/** The gate_timing_sensitive row of a candidate (migration 0036), or null when it is not timing-sensitive. */
+export function timingSensitiveRow(key: RunKey, testCaseId: string, t: GateCase, recordedAt: string): Record<string, unknown> | null {
+  if (!t.timingSensitive) return null;
+  return { ...key, test_case_id: testCaseId, side_by_side_failures: t.timingSensitive.failures, side_by_side_repetitions: t.timingSensitive.repetitions, recorded_at: recordedAt };
 }

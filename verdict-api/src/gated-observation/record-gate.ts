@@ -1,5 +1,6 @@
 // Records a stress pass as one gated observation: repetitions with source 'stress', the
-// per-candidate outcomes with their failure evidence, and the gate's verdict on the run.
+// per-candidate outcomes with their failure evidence (for a timing-sensitive one, its side-by-side
+// failures), and the gate's verdict on the run.
 // Consumers that attribute flakiness filter source = 'organic', so nothing here marks a test
 // flaky project-wide.
 import type { Project } from '../accounts/projects.js';
@@ -9,11 +10,12 @@ import type { Database } from '../storage/database.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { candidateStatsRow, gateTimingRow } from '../telemetry/gate-telemetry.js';
-import { candidateEvidenceRow, failureRow, groupRow, rejectDuplicateFailures } from './evidence-rows.js';
+import { candidateEvidenceRow, failureRow, groupRow, rejectDuplicateFailures, rejectInconsistentTimingSensitive, timingSensitiveRow } from './evidence-rows.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
   rejectDuplicates(gate.testCases, 'testCases');
   rejectDuplicateFailures(gate.testCases);
+  rejectInconsistentTimingSensitive(gate.testCases);
   const recordedAt = formatDateTime(now);
   const common = { project_id: project.projectId, run_id: runId, shard_index: gate.shard.index };
   const cases = gate.testCases.map((t) => ({ t, id: testCaseId(project.projectId, t) }));
@@ -31,6 +33,7 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('gate_failures'), cases.flatMap(({ t, id }) => t.failures.map((f) => failureRow(common, id, f, recordedAt))));
   await db.engine.insert(db.t('gate_failure_groups'), cases.flatMap(({ t, id }) => t.failureGroups.map((g, i) => groupRow(common, id, g, i, recordedAt))));
   await db.engine.insert(db.t('gate_candidate_evidence'), cases.flatMap<Record<string, unknown>>(({ t, id }) => candidateEvidenceRow(common, id, t, recordedAt) ?? []));
+  await db.engine.insert(db.t('gate_timing_sensitive'), cases.flatMap<Record<string, unknown>>(({ t, id }) => timingSensitiveRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_verdicts'), [
     {
       ...common,

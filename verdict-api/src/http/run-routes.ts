@@ -10,6 +10,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import type { AfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
+import { rejectDuplicateFailures, rejectInconsistentTimingSensitive } from '../gated-observation/evidence-rows.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { InFlightBodies } from '../limits/body-budget.js';
@@ -69,8 +70,11 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
     const now = clock();
     // Only the run's own credential writes its gate result, once per shard; a retry of the same
-    // result is answered again. A body refused anyway (a repeated identity) claims nothing.
+    // result is answered again. A body refused anyway (a repeated identity, two failures with one
+    // repetition number, an inconsistent timing-sensitive case) claims nothing.
     rejectDuplicates(gate.testCases, 'testCases');
+    rejectDuplicateFailures(gate.testCases);
+    rejectInconsistentTimingSensitive(gate.testCases);
     await claimRun(principal, runId, now);
     const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
     if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');

@@ -1,6 +1,7 @@
-// Reads the failure evidence of a run's gate candidates (migration 0032) back into the contract's
-// shapes, per test case: what the run page and the run report show of why a candidate disagreed.
-import type { FailureGroup, RepetitionFailure } from '../contract.js';
+// Reads the failure evidence of a run's gate candidates (migrations 0032 and 0036) back into the
+// contract's shapes, per test case: what the run page and the run report show of why a candidate
+// disagreed, and for a timing-sensitive one how often it did side by side.
+import type { FailureGroup, RepetitionFailure, TimingSensitive } from '../contract.js';
 import { type Sql, sql } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 
@@ -14,10 +15,16 @@ export interface CandidateEvidence {
   failuresOmitted: number;
   /** The one command that reruns this candidate as the gate did. */
   reproduceCommand: string | null;
+  /**
+   * It failed while its repetitions ran side by side and passed every repetition run again alone:
+   * its side-by-side failures of its side-by-side repetitions (then `failures` and `failureGroups`
+   * are those, numbered as the side-by-side repetitions were). Null when it is not timing-sensitive.
+   */
+  timingSensitive: TimingSensitive | null;
 }
 
 /** No evidence: a candidate that passed, or one uploaded by a client that sends none. */
-export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, reproduceCommand: null };
+export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, reproduceCommand: null, timingSensitive: null };
 
 type Row = Record<string, unknown>;
 const orNull = (present: unknown, value: unknown): string | null => (num(present) === 1 ? String(value) : null);
@@ -34,11 +41,13 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     FROM ${db.t('gate_failure_groups')} FINAL WHERE ${scope} ORDER BY id, shard_index, position`);
   const candidates = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, failures_omitted, reproduce_command FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
+  const timing = await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, side_by_side_failures, side_by_side_repetitions FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
 
   const byId = new Map<string, CandidateEvidence>();
   const of = (id: unknown): CandidateEvidence => {
     let e = byId.get(String(id));
-    if (!e) byId.set(String(id), (e = { failures: [], failureGroups: [], failuresOmitted: 0, reproduceCommand: null }));
+    if (!e) byId.set(String(id), (e = { ...NO_EVIDENCE, failures: [], failureGroups: [] }));
     return e;
   };
   for (const f of failures) {
@@ -72,6 +81,11 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     // A candidate in two shards: its omissions add up, the first command stands.
     e.failuresOmitted += num(c['failures_omitted']);
     e.reproduceCommand ??= nonEmpty(c['reproduce_command']);
+  }
+  for (const t of timing) {
+    const e = of(t['id']);
+    // A candidate in two shards: the first shard's counts stand.
+    e.timingSensitive ??= { failures: num(t['side_by_side_failures']), repetitions: num(t['side_by_side_repetitions']) };
   }
   return byId;
 }

@@ -6,6 +6,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { ruledOutFailureRate } from '../contract.js';
+import { invocationMethods } from './invocation-methods.js';
 import { type CandidateEvidence, NO_EVIDENCE, readEvidence } from './read-evidence.js';
 
 export interface RunPage {
@@ -20,7 +21,11 @@ export interface RunPage {
   /** When the first shard started, 'YYYY-MM-DD hh:mm:ss' UTC. */
   startedAt: string;
   testCases: { testCaseId: string; module: string; suite: string; name: string; status: string; durationMs: number; isNew: boolean; muted: boolean }[];
-  flaky: { module: string; suite: string; name: string; caughtBy: 'stress_gate' | 'organic'; failed: number; repetitions: number }[];
+  /**
+   * Tests that disagreed with themselves in this run. A timing-sensitive gate candidate is one too:
+   * its `failed` of `repetitions` are its side-by-side ones, and `timingSensitive` says how it did alone.
+   */
+  flaky: FlakyFinding[];
   gate: {
     mode: string;
     outcome: string;
@@ -42,6 +47,18 @@ export interface RunPage {
   } | null;
 }
 
+/** One test of the flaky section. */
+export interface FlakyFinding {
+  module: string;
+  suite: string;
+  name: string;
+  caughtBy: 'stress_gate' | 'organic';
+  failed: number;
+  repetitions: number;
+  /** A timing-sensitive gate candidate: the repetitions it passed run again alone, and whether it blocked (or would have). */
+  timingSensitive?: { passedAlone: number; blocking: boolean; muted: boolean };
+}
+
 /** One candidate of the gate on this run, its repetitions, and the evidence of its failed ones. */
 export interface GateCandidate extends CandidateEvidence {
   testCaseId: string;
@@ -50,6 +67,12 @@ export interface GateCandidate extends CandidateEvidence {
   name: string;
   muted: boolean;
   outcome: string;
+  /**
+   * The parameterised method this candidate is an invocation of (`adds(int)` of `adds(int)[3]`),
+   * when the run's gate has two or more invocations of it (same module and suite); otherwise null.
+   * The run page and the run report show such a method as one line.
+   */
+  method: string | null;
   repetitions: { repetition: number; status: string; durationMs: number }[];
 }
 
@@ -95,8 +118,25 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
         failed: num(r['failed']),
         repetitions: num(r['total']),
       };
-    })
-    .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
+    });
+
+  const gateCandidates = candidates.map((c): GateCandidate => ({
+    testCaseId: String(c['id']),
+    module: String(c['module']),
+    suite: String(c['suite']),
+    name: String(c['name']),
+    muted: num(c['muted']) === 1,
+    outcome: String(c['result']),
+    method: null,
+    repetitions: strips
+      .filter((r) => r['id'] === c['id'])
+      .map((r) => ({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) })),
+    ...(evidence.get(String(c['id'])) ?? NO_EVIDENCE),
+  }));
+  invocationMethods(gateCandidates).forEach((method, i) => (gateCandidates[i]!.method = method));
+  const timingSensitive = new Set(gateCandidates.filter((c) => c.timingSensitive !== null).map((c) => c.testCaseId));
+  flaky.push(...timingSensitiveFindings(gateCandidates, flaky));
+  flaky.sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
 
   const first = runs[0]!;
   return {
@@ -124,22 +164,28 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
         ? null
         : {
             ...mergeGates(gates),
-            detection: detection(reps),
+            // A timing-sensitive candidate's clean strip is no clean result: it failed side by side.
+            detection: detection(reps.filter((r) => !timingSensitive.has(String(r['id'])))),
             stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['wall_clock_ms']), 0) : null,
-            candidates: candidates.map((c) => ({
-              testCaseId: String(c['id']),
-              module: String(c['module']),
-              suite: String(c['suite']),
-              name: String(c['name']),
-              muted: num(c['muted']) === 1,
-              outcome: String(c['result']),
-              repetitions: strips
-                .filter((r) => r['id'] === c['id'])
-                .map((r) => ({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) })),
-              ...(evidence.get(String(c['id'])) ?? NO_EVIDENCE),
-            })),
+            candidates: gateCandidates,
           },
   };
+}
+
+/** The flaky section's rows of timing-sensitive candidates: their side-by-side failures (their strip, the alone run, passed). */
+function timingSensitiveFindings(candidates: readonly GateCandidate[], already: readonly FlakyFinding[]): FlakyFinding[] {
+  const listed = new Set(already.filter((f) => f.caughtBy === 'stress_gate').map((f) => JSON.stringify([f.module, f.suite, f.name])));
+  return candidates
+    .filter((c) => c.timingSensitive !== null && !listed.has(JSON.stringify([c.module, c.suite, c.name])))
+    .map((c) => ({
+      module: c.module,
+      suite: c.suite,
+      name: c.name,
+      caughtBy: 'stress_gate' as const,
+      failed: c.timingSensitive!.failures,
+      repetitions: c.timingSensitive!.repetitions,
+      timingSensitive: { passedAlone: c.repetitions.filter((r) => r.status === 'success').length, blocking: c.outcome === 'failed' && !c.muted, muted: c.muted },
+    }));
 }
 
 /** The weakest clean stress result: the fewest repetitions of a candidate none of which failed. */

@@ -1,9 +1,11 @@
 // Why each test the stress gate caught failed, for the run report's flaky section: its failures
-// grouped by signature, the first failure's message and top frames, and the command that reruns it.
+// grouped by signature, the first failure's message and top frames, and the command that reruns it;
+// for a timing-sensitive test, its side-by-side failures and that it passed alone.
 // Bounded, so a merge-request comment stays well inside the hosts' limits (GitHub: 65,536
 // characters); the run page has the rest. Pure.
 import { formatDuration, type RepetitionFailure } from '../contract.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
+import { findingTiming, timingSensitiveLine, timingSensitiveVerdict, type TimingSensitiveFacts } from '../run-page/timing-sensitive.js';
 import { code, codeBlock, cut, framesShown } from '../contract-markdown.js';
 
 /** Tests whose evidence the report shows; the others are counted and left to the run page. */
@@ -27,7 +29,7 @@ export function failureEvidence(page: RunPage): string {
   let used = 0;
   let shown = 0;
   for (const { f, c } of caught) {
-    const part = testEvidence(c, f.failed, f.repetitions);
+    const part = testEvidence(c, f.failed, f.repetitions, findingTiming(f), page.gate?.mode);
     if (shown === MAX_TESTS_WITH_EVIDENCE || used + part.length > MAX_EVIDENCE_CHARS) break;
     parts.push(part);
     used += part.length;
@@ -40,19 +42,25 @@ export function failureEvidence(page: RunPage): string {
 
 const hasEvidence = (c: GateCandidate) => c.failures.length > 0 || c.failureGroups.length > 0 || c.reproduceCommand !== null;
 
-function testEvidence(c: GateCandidate, failed: number, repetitions: number): string {
-  const out = [`#### Why ${code(`${c.suite}.${c.name}`)} failed under the stress gate`, '', `${groupedLine(c, failed, repetitions)}`, ''];
+function testEvidence(c: GateCandidate, failed: number, repetitions: number, timing: TimingSensitiveFacts | null, mode: string | undefined): string {
+  const where = timing ? ' side by side' : '';
+  const line = groupedLine(c, failed, repetitions, where);
+  const out = [`#### Why ${code(`${c.suite}.${c.name}`)} failed${where} under the stress gate`, ''];
+  if (timing) out.push(`${capitalised(timingSensitiveLine(timing))}; ${timingSensitiveVerdict(timing, mode)}.`, '');
+  out.push(line, '');
   const first = c.failures[0];
   if (first) {
-    out.push(`${firstFailureLine(first)}:`, '', codeBlock(excerpt(first, c.failureGroups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null)));
+    out.push(`${firstFailureLine(first, where)}:`, '', codeBlock(excerpt(first, c.failureGroups.find((g) => g.repetitions.includes(first.repetition))?.location ?? null)));
   }
   if (c.reproduceCommand !== null) out.push('Rerun it as the gate did:', '', codeBlock(c.reproduceCommand, 'sh'));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-/** "3 of 10 repetitions failed, 2 distinct: `AssertionError` at `CheckoutTest.java:42` (2x), …" */
-export function groupedLine(c: Pick<GateCandidate, 'failureGroups' | 'failures' | 'failuresOmitted'>, failed: number, repetitions: number): string {
-  const head = `${failed} of ${repetitions} ${repetitions === 1 ? 'repetition' : 'repetitions'} failed`;
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** "3 of 10 repetitions failed, 2 distinct: `AssertionError` at `CheckoutTest.java:42` (2x), …" (`where`: " side by side"). */
+export function groupedLine(c: Pick<GateCandidate, 'failureGroups' | 'failures' | 'failuresOmitted'>, failed: number, repetitions: number, where = ''): string {
+  const head = `${failed} of ${repetitions} ${repetitions === 1 ? 'repetition' : 'repetitions'} failed${where}`;
   const omitted = c.failuresOmitted > 0 ? ` Evidence of ${c.failuresOmitted} more failed ${c.failuresOmitted === 1 ? 'repetition' : 'repetitions'} was left out by the bound.` : '';
   if (c.failureGroups.length === 0) return `${head}.${omitted}`;
   const groups = c.failureGroups.map((g) => `${groupLabel(g)} (${g.count}x)`).join(', ');
@@ -65,12 +73,12 @@ export function groupLabel(g: GateCandidate['failureGroups'][number]): string {
   return `${code(g.type.slice(g.type.lastIndexOf('.') + 1))} at ${code(g.location)}`;
 }
 
-function firstFailureLine(f: RepetitionFailure): string {
+function firstFailureLine(f: RepetitionFailure, where: string): string {
   const took = formatDuration(f.durationMs);
-  if (f.kind === 'failure') return `First failure, repetition ${f.repetition} (${took})`;
+  if (f.kind === 'failure') return `First failure, repetition ${f.repetition}${where} (${took})`;
   const how = [f.exitCode !== null ? `exit code ${f.exitCode}` : null, f.signal !== null ? code(f.signal) : null].filter(Boolean).join(', ');
   const hsErr = f.hsErrFile !== null ? `; the JVM's crash log: ${code(f.hsErrFile)}` : '';
-  return `First failure, repetition ${f.repetition} (${took}): the test JVM crashed${how ? ` (${how})` : ''}${hsErr}`;
+  return `First failure, repetition ${f.repetition}${where} (${took}): the test JVM crashed${how ? ` (${how})` : ''}${hsErr}`;
 }
 
 /** The first failure as Java prints it, bounded: `type: message`, then the top frames and the test's own line (`location`). */

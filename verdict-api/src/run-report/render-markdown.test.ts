@@ -102,7 +102,7 @@ const failure = (over: Partial<Failure> = {}): Failure => ({
   stdoutTail: 'total=27', stderrTail: null, durationMs: 31, exitCode: null, signal: null, hsErrFile: null, truncated: false, ...over,
 });
 const candidate = (over: Partial<GateCandidate> = {}): GateCandidate => ({
-  testCaseId: '00000000-0000-4000-8000-000000000001', module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', muted: false, outcome: 'failed',
+  testCaseId: '00000000-0000-4000-8000-000000000001', module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', muted: false, outcome: 'failed', method: null, timingSensitive: null,
   repetitions: Array.from({ length: 10 }, (_, i) => ({ repetition: i + 1, status: [2, 6, 10].includes(i + 1) ? 'failure' : 'success', durationMs: 30 })),
   failures: [failure(), failure({ repetition: 6 }), failure({ repetition: 10, type: 'java.lang.IllegalStateException', message: 'cart closed', stackTrace: 'java.lang.IllegalStateException: cart closed\n\tat shop.CheckoutTest.appliesDiscount(CheckoutTest.java:50)' })],
   failureGroups: [

@@ -1,11 +1,17 @@
 // The run report in Markdown, for a merge-request comment: a consumer that describes one run.
 // Stress findings sit in the flaky section beside organic ones, labelled by provenance, so a
-// reviewer reads one list; each test the gate caught says why (failure-evidence.ts). The gate's
+// reviewer reads one list; each test the gate caught says why (failure-evidence.ts). The new
+// invocations of one parameterised method are one line (invocation-groups.ts), and a
+// timing-sensitive test says it failed side by side and passed alone. The gate's
 // verdict itself is not rendered here (RFC: it waits on the same upgrade as a check run); it lives
 // on the run page. Every text from the run goes through contract-markdown.ts.
 import type { RunPage } from '../run-page/run-page.js';
 import { failureEvidence } from './failure-evidence.js';
 import { code } from '../contract-markdown.js';
+import { flakyRows, groupLine } from '../run-page/invocation-groups.js';
+import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
+
+const STRESS_GATE = 'stress gate: new test, deliberately repeated in fresh JVMs';
 
 /** Renders the report of one run. Pure. */
 export function renderRunReport(page: RunPage): string {
@@ -24,9 +30,17 @@ export function renderRunReport(page: RunPage): string {
   }
   if (page.flaky.length > 0) {
     lines.push('', '### Flaky tests', '', '| Test | Module | Disagreed | Found by |', '| --- | --- | --- | --- |');
-    for (const f of page.flaky) {
-      const found = f.caughtBy === 'stress_gate' ? 'stress gate: new test, deliberately repeated in fresh JVMs' : 'this run (the build repeated it)';
-      lines.push(`| ${cell(`${f.suite}.${f.name}`)} | ${cell(f.module)} | failed ${f.failed} of ${f.repetitions} | ${found} |`);
+    for (const row of flakyRows(page)) {
+      if (row.group) {
+        // The new invocations of one method: one line, however many there are.
+        const g = row.group;
+        lines.push(`| ${cell(`${g.suite}.${g.method}`)} | ${cell(g.module)} | ${groupLine(g, cell)} | ${STRESS_GATE} |`);
+        continue;
+      }
+      const f = row.finding;
+      const timing = findingTiming(f);
+      const found = f.caughtBy === 'organic' ? 'this run (the build repeated it)' : timing ? `${STRESS_GATE}; ${timingSensitiveVerdict(timing, page.gate?.mode)}` : STRESS_GATE;
+      lines.push(`| ${cell(`${f.suite}.${f.name}`)} | ${cell(f.module)} | ${timing ? timingSensitiveLine(timing) : `failed ${f.failed} of ${f.repetitions}`} | ${found} |`);
     }
     const evidence = failureEvidence(page);
     if (evidence !== '') lines.push('', evidence.replace(/\n$/, ''));

@@ -33,6 +33,7 @@ export type TableName =
   | 'gate_failures'
   | 'gate_failure_groups'
   | 'gate_candidate_evidence'
+  | 'gate_timing_sensitive'
   | 'api_token_scopes'
   | 'run_claims'
   | 'project_handle_claims'

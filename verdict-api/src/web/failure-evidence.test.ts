@@ -12,7 +12,7 @@ const failure = (over: Partial<Failure>): Failure => ({
   framesOmitted: 23, stdoutTail: 'total=27', stderrTail: null, durationMs: 31, exitCode: null, signal: null, hsErrFile: null, truncated: false, ...over,
 });
 const candidate = (over: Partial<GateCandidate> = {}): GateCandidate => ({
-  testCaseId: ID, module: ':app', suite: 'shop.CheckoutTest', name: 'appliesDiscount', muted: false, outcome: 'failed',
+  testCaseId: ID, module: ':app', suite: 'shop.CheckoutTest', name: 'appliesDiscount', muted: false, outcome: 'failed', method: null, timingSensitive: null,
   repetitions: Array.from({ length: 10 }, (_, i) => ({ repetition: i + 1, status: [2, 6, 10].includes(i + 1) ? 'failure' : 'success', durationMs: 31 })),
   failures: [
     failure({}),

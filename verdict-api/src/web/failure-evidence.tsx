@@ -1,6 +1,7 @@
 // Why a gate candidate failed, on the run page: each failed repetition of its strip opens its
 // failure in place (a <details>, so no JavaScript is needed), and below the strip its failures
-// grouped by signature and the command that reruns it. Test text is hostile: it is only ever a
+// grouped by signature and the command that reruns it (for a timing-sensitive candidate, its
+// side-by-side failures, each opened below the strip). Test text is hostile: it is only ever a
 // JSX text child or attribute, which Hono escapes; nothing here writes raw HTML.
 import type { RepetitionFailure } from '../contract.js';
 import type { GateCandidate } from '../run-page/run-page.js';
@@ -12,7 +13,8 @@ export const failureAnchor = (testCaseId: string, repetition: number): string =>
 /** One repetition of a strip: a pass or fail, and for a failure with evidence the failure itself, opened on click. */
 export function StripItem({ c, r }: { c: GateCandidate; r: GateCandidate['repetitions'][number] }) {
   const label = `#${r.repetition} ${r.status === 'success' ? 'pass' : 'fail'} ${ms(r.durationMs)}`;
-  const failure = c.failures.find((f) => f.repetition === r.repetition);
+  // A timing-sensitive candidate's strip is its alone run, which passed; its failures are side by side.
+  const failure = c.timingSensitive === null ? c.failures.find((f) => f.repetition === r.repetition) : undefined;
   return (
     <li class={r.status === 'success' ? 'ok' : 'bad'} title={`repetition ${r.repetition}: ${r.status === 'success' ? 'pass' : 'fail'}, ${ms(r.durationMs)}`}>
       {failure ? (
@@ -27,17 +29,22 @@ export function StripItem({ c, r }: { c: GateCandidate; r: GateCandidate['repeti
   );
 }
 
-/** Below a candidate's strip: its failures grouped, evidence the strip has no place for, and the reproduce command. */
+/**
+ * Below a candidate's strip: its failures grouped, evidence the strip has no place for, and the
+ * reproduce command. A timing-sensitive candidate's failures are all of its side-by-side
+ * repetitions, none of its strip (the alone run).
+ */
 export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
-  const failed = c.repetitions.filter((r) => r.status === 'failure').length;
-  const inStrip = new Set(c.repetitions.map((r) => r.repetition));
+  const sideBySide = c.timingSensitive !== null;
+  const failed = sideBySide ? c.timingSensitive!.failures : c.repetitions.filter((r) => r.status === 'failure').length;
+  const inStrip = new Set(sideBySide ? [] : c.repetitions.map((r) => r.repetition));
   const elsewhere = c.failures.filter((f) => !inStrip.has(f.repetition));
   if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && c.reproduceCommand === null) return null;
   return (
     <div class="candidate-evidence">
       {c.failureGroups.length > 0 && (
         <p class="groups">
-          {failed} failed, {c.failureGroups.length} distinct:{' '}
+          {failed} failed{sideBySide && ' side by side'}, {c.failureGroups.length} distinct:{' '}
           {c.failureGroups.map((g, i) => (
             <span class="group">
               {i > 0 && '; '}
@@ -54,7 +61,7 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
       {c.failuresOmitted > 0 && <p>Evidence of {c.failuresOmitted} more failed {c.failuresOmitted === 1 ? 'repetition' : 'repetitions'} was left out by the bound ({c.failures.length} kept).</p>}
       {elsewhere.map((f) => (
         <details class="failure" id={failureAnchor(c.testCaseId, f.repetition)}>
-          <summary>#{f.repetition} {f.kind} {ms(f.durationMs)} (not in the strip)</summary>
+          <summary>#{f.repetition} {f.kind} {ms(f.durationMs)} {sideBySide ? '(side by side)' : '(not in the strip)'}</summary>
           <FailureView f={f} />
         </details>
       ))}

@@ -1,11 +1,14 @@
 // The run page: its test cases with the New badge, failures, the flaky section (organic and
-// stress findings under their own labels) and the gate's verdict with a strip per candidate,
-// each failed repetition of which opens its failure (failure-evidence.tsx).
+// stress findings under their own labels; a timing-sensitive test as such; the new invocations of
+// one method as one row) and the gate's verdict with a strip per candidate, each failed repetition
+// of which opens its failure (gate-candidates.tsx, failure-evidence.tsx).
 import type { StressParameters } from '../contract.js';
 import type { GateBadge } from '../run-page/list-runs.js';
-import type { GateCandidate, RunPage } from '../run-page/run-page.js';
+import type { FlakyFinding, RunPage } from '../run-page/run-page.js';
+import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
+import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
 import { GateBadgeView, ms, StatusBadge } from './badges.js';
-import { CandidateEvidenceView, StripItem } from './failure-evidence.js';
+import { GateCandidatesTable } from './gate-candidates.js';
 import { Layout, type Frame } from './layout.js';
 
 const GUARD_WORDS: Record<string, string> = { premise: 'premise', bulk_change: 'bulk change', candidate_cap: 'candidate cap', ceiling: 'wall-clock ceiling' };
@@ -50,18 +53,7 @@ export function RunPageView({ frame, page, badge, stress }: { frame: Frame; page
         {page.flaky.length === 0 ? <p>No test disagreed with itself in this run.</p> : (
           <table>
             <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">Disagreed</th><th scope="col">Found by</th></tr></thead>
-            <tbody>
-              {page.flaky.map((f) => (
-                <tr>
-                  <td>{f.suite}.{f.name}</td>
-                  <td><code>{f.module}</code></td>
-                  <td>failed {f.failed} of {f.repetitions}</td>
-                  <td>{f.caughtBy === 'stress_gate'
-                    ? <span class="badge warn">caught by the stress gate: new test, deliberately repeated in fresh JVMs</span>
-                    : <span class="badge info">organic: the build repeated it in this run</span>}</td>
-                </tr>
-              ))}
-            </tbody>
+            <tbody>{flakyRows(page).map((row) => (row.group ? <FlakyGroupRow g={row.group} /> : <FlakyRow f={row.finding} mode={page.gate?.mode} />))}</tbody>
           </table>
         )}
       </section>
@@ -104,28 +96,39 @@ function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>;
         <dt>Shards with a verdict</dt><dd>{gate.shards}</dd>
         <dt>Time the gate added</dt><dd>{gate.stressPassMs === null ? 'not recorded' : ms(gate.stressPassMs)}</dd>
       </dl>
-      {gate.candidates.length > 0 && (
-        <table>
-          <thead><tr><th scope="col">Candidate</th><th scope="col">Outcome</th><th scope="col">Repetitions (pass or fail each, with duration; open a failure to see why)</th></tr></thead>
-          <tbody>{gate.candidates.map((c) => <CandidateRow c={c} link={link} />)}</tbody>
-        </table>
-      )}
+      {gate.candidates.length > 0 && <GateCandidatesTable candidates={gate.candidates} mode={gate.mode} link={link} />}
     </div>
   );
 }
 
-function CandidateRow({ c, link }: { c: GateCandidate; link: (id: string, label: string) => unknown }) {
-  const failed = c.repetitions.filter((r) => r.status === 'failure').length;
+function Caught() {
+  return <span class="badge warn">caught by the stress gate: new test, deliberately repeated in fresh JVMs</span>;
+}
+
+/** One test of the flaky section; a timing-sensitive one says it failed side by side and passed alone, and whether it blocked. */
+function FlakyRow({ f, mode }: { f: FlakyFinding; mode: string | undefined }) {
+  const timing = findingTiming(f);
   return (
-    <tr data-candidate={c.name}>
-      <td>{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
-      <td><StatusBadge status={c.outcome} />{c.repetitions.length > 0 && ` ${failed} of ${c.repetitions.length} failed`}</td>
+    <tr>
+      <td>{f.suite}.{f.name}</td>
+      <td><code>{f.module}</code></td>
+      <td>{timing ? timingSensitiveLine(timing) : `failed ${f.failed} of ${f.repetitions}`}</td>
       <td>
-        <ol class="strip" aria-label={`repetitions of ${c.name}`}>
-          {c.repetitions.map((r) => <StripItem c={c} r={r} />)}
-        </ol>
-        <CandidateEvidenceView c={c} />
+        {f.caughtBy === 'stress_gate' ? <Caught /> : <span class="badge info">organic: the build repeated it in this run</span>}
+        {timing && <> <span class={`badge ${timing.blocking ? 'bad' : 'info'}`}>{timingSensitiveVerdict(timing, mode)}</span></>}
       </td>
+    </tr>
+  );
+}
+
+/** The new invocations of one method the gate caught: one row of the flaky section. */
+function FlakyGroupRow({ g }: { g: InvocationGroup }) {
+  return (
+    <tr data-group={g.method}>
+      <td>{g.suite}.{g.method}</td>
+      <td><code>{g.module}</code></td>
+      <td>{groupLine(g, (index) => index)}</td>
+      <td><Caught /></td>
     </tr>
   );
 }

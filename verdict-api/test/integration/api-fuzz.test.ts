@@ -61,6 +61,8 @@ const evidence = fc.record(
     failureGroups: fc.array(failureGroup, { maxLength: 2 }),
     failuresOmitted: fc.nat(5),
     reproduceCommand: maybe(fc.string({ minLength: 1, maxLength: 40 })),
+    // Failed side by side, passed alone (refused when its strip has a failure or its evidence a higher number).
+    timingSensitive: maybe(fc.record({ failures: fc.integer({ min: 1, max: 3 }), repetitions: fc.integer({ min: 3, max: 12 }) })),
   },
   { requiredKeys: [] },
 );

@@ -1,0 +1,93 @@
+// The run page's table of the gate's candidates: one row a candidate with its strip of repetitions
+// and why it failed, except the new invocations of one parameterised method, which are one row
+// (as in the CLI's report): the method, its invocation count and outcomes, each invocation that
+// failed (or was timing-sensitive, or not stressed) with its own strip and evidence, the passing
+// ones listed behind a <details>. Test text is only ever JSX text, which Hono escapes.
+import type { GateCandidate } from '../run-page/run-page.js';
+import { gateRows, groupLine, invocationFailed, type InvocationGroup } from '../run-page/invocation-groups.js';
+import { candidateTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
+import { StatusBadge } from './badges.js';
+import { CandidateEvidenceView, StripItem } from './failure-evidence.js';
+
+type Link = (id: string, label: string) => unknown;
+
+/** The candidates' table. */
+export function GateCandidatesTable({ candidates, mode, link }: { candidates: GateCandidate[]; mode: string; link: Link }) {
+  return (
+    <table>
+      <thead><tr><th scope="col">Candidate</th><th scope="col">Outcome</th><th scope="col">Repetitions (pass or fail each, with duration; open a failure to see why)</th></tr></thead>
+      <tbody>{gateRows(candidates).map((row) => (row.group ? <GroupRow g={row.group} mode={mode} link={link} /> : <CandidateRow c={row.candidate} mode={mode} link={link} />))}</tbody>
+    </table>
+  );
+}
+
+function CandidateRow({ c, mode, link }: { c: GateCandidate; mode: string; link: Link }) {
+  return (
+    <tr data-candidate={c.name}>
+      <td>{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
+      <td><CandidateOutcome c={c} mode={mode} /></td>
+      <td><Strip c={c} /></td>
+    </tr>
+  );
+}
+
+/** A candidate's outcome: its badge, how many repetitions failed, and for a timing-sensitive one how it did side by side and alone. */
+function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
+  const timing = candidateTiming(c);
+  const failed = c.repetitions.filter((r) => r.status === 'failure').length;
+  return (
+    <span class="candidate-outcome">
+      <StatusBadge status={c.outcome} />
+      {timing ? (
+        <>
+          {` ${timingSensitiveLine(timing)} `}
+          <span class={`badge ${timing.blocking ? 'bad' : 'warn'}`}>{timingSensitiveVerdict(timing, mode)}</span>
+        </>
+      ) : (
+        c.repetitions.length > 0 && ` ${failed} of ${c.repetitions.length} failed`
+      )}
+    </span>
+  );
+}
+
+/** A candidate's strip of repetitions, and below it why it failed. */
+function Strip({ c }: { c: GateCandidate }) {
+  return (
+    <>
+      <ol class="strip" aria-label={`repetitions of ${c.name}`}>
+        {c.repetitions.map((r) => <StripItem c={c} r={r} />)}
+      </ol>
+      <CandidateEvidenceView c={c} />
+    </>
+  );
+}
+
+/** The new invocations of one method: one row. */
+function GroupRow({ g, mode, link }: { g: InvocationGroup; mode: string; link: Link }) {
+  const notable = g.invocations.filter((c) => invocationFailed(c) || c.timingSensitive !== null || c.outcome !== 'passed');
+  const passed = g.invocations.filter((c) => !notable.includes(c));
+  return (
+    <tr data-group={g.method}>
+      <td>{g.suite}.{g.method} <span class="badge info">{g.invocations.length} invocations</span></td>
+      <td>{groupLine(g, (index) => index)}</td>
+      <td>
+        {notable.map((c) => (
+          <div class="invocation" data-candidate={c.name}>
+            <p>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} <CandidateOutcome c={c} mode={mode} /></p>
+            <Strip c={c} />
+          </div>
+        ))}
+        {passed.length > 0 && (
+          <details class="invocations">
+            <summary>{notable.length > 0 ? `The other ${passed.length} invocations: passed` : `All ${passed.length} invocations: passed`}</summary>
+            <ul>
+              {passed.map((c) => (
+                <li>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} passed {c.repetitions.length} of {c.repetitions.length}</li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </td>
+    </tr>
+  );
+}
