@@ -55,7 +55,7 @@ async function buildFilesHash(build: ShapesBuild): Promise<string> {
 
 /**
  * Resolves every plugin and dependency of the Maven reactor into ~/.m2 (online, once per machine
- * and POM set): a plain `mvn verify` of the default branch, which also makes Surefire and Failsafe
+ * and POM set): a plain `mvn clean verify` of the default branch, which also makes Surefire and Failsafe
  * resolve the providers and engines they add themselves. Afterwards every build runs `mvn -o`.
  */
 export async function warmShapesMaven(): Promise<void> {
@@ -63,7 +63,7 @@ export async function warmShapesMaven(): Promise<void> {
   if (await access(stamp).then(() => true, () => false)) return;
   const dir = await shapesCopy('maven');
   try {
-    const r = await execa('mvn', ['-q', '-B', '-Dsurefire.printSummary=false', '-Dfailsafe.printSummary=false', 'verify'], { cwd: dir, reject: false, stdin: 'ignore' });
+    const r = await execa('mvn', ['-q', '-B', '-Dsurefire.printSummary=false', '-Dfailsafe.printSummary=false', 'clean', 'verify'], { cwd: dir, reject: false, stdin: 'ignore' });
     if (r.exitCode !== 0) throw new Error(`warming ~/.m2 for the Maven build shapes failed (mvn exit ${r.exitCode}):\n${String(r.stdout).slice(-3000)}\n${String(r.stderr).slice(-3000)}`);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -125,7 +125,9 @@ export function expectShapes(run: ShapesRun, shapes: readonly ShapeExpectation[]
     expect(run.out).toContain('expected 30 but was 27');
   } catch (e) {
     // The gate's own report under the diff: what a person reads in CI.
-    if (e instanceof Error) e.message += `\n\n--- the gate's stdout\n${run.out.slice(-15000)}\n--- its stderr (end)\n${run.err.slice(-3000)}`;
+    // The report's table of candidates comes first: the start of stdout, then its end.
+    const out = run.out.length > 16000 ? `${run.out.slice(0, 12000)}\n[…]\n${run.out.slice(-4000)}` : run.out;
+    if (e instanceof Error) e.message += `\n\n--- the gate's stdout\n${out}\n--- its stderr (end)\n${run.err.slice(-3000)}`;
     throw e;
   }
 }
