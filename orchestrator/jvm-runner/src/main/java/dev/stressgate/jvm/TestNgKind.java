@@ -119,10 +119,14 @@ final class TestNgKind {
             return selected.containsKey(prefix + "-1") ? prefix + "-1" : null;
         }
 
-        /** ITestResult.getParameterIndex() where TestNG has it (7.x), else the one invocation selected of the method, else -1. */
+        /**
+         * The result's data-provider index: TestResult.getParameterIndex() where TestNG has it (7.x has
+         * it on the class, not on the ITestResult interface), else the one invocation selected of the
+         * method, else -1.
+         */
         private int parameterIndex(ITestResult r) {
             try {
-                return (Integer) ITestResult.class.getMethod("getParameterIndex").invoke(r);
+                return (Integer) r.getClass().getMethod("getParameterIndex").invoke(r);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 String prefix = r.getTestClass().getName() + "#" + r.getMethod().getMethodName() + "#";
                 int only = -1;

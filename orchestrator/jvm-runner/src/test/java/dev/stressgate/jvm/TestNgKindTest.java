@@ -25,6 +25,16 @@ class TestNgKindTest {
     }
 
     @Test
+    void runsSeveralInvocationsOfOneMethodInOneRunEachRecordedUnderItsName(@TempDir Path dir) throws Exception {
+        RunnerJvm.Run run = RunnerJvm.run(dir, TESTNG, "testng", Collections.<String>emptyList(),
+            "test fixtures.NgSample\tadds[0](1)\tadds\t0",
+            "test fixtures.NgSample\tadds[2](3)\tadds\t2");
+        assertEquals(0, run.exitCode, run.toString());
+        assertEquals(Arrays.asList("adds[0](1)=SUCCESS", "adds[2](3)=SUCCESS"), run.results(), run.toString());
+        assertEquals(Collections.emptyList(), run.unrunnable());
+    }
+
+    @Test
     void saysWhyASelectionCannotRun(@TempDir Path dir) throws Exception {
         RunnerJvm.Run run = RunnerJvm.run(dir, TESTNG, "testng", Collections.<String>emptyList(),
             "test fixtures.NgSample\tgone\tgone\t-1",
