@@ -11,7 +11,7 @@ export function stressPassSummary(pass: StressPassResult, concurrency = pass.con
     gradleExitCode: pass.gradleExitCode,
     executor: pass.executor,
     jvms: pass.jvms,
-    ...(pass.jvmsAlone ? { jvmsAlone: pass.jvmsAlone } : {}),
+    ...(pass.jvmsAlone ? { jvmsAlone: pass.jvmsAlone, aloneMs: pass.aloneMs ?? 0 } : {}),
     jvmsAtATime: Math.min(concurrency, pass.concurrency),
     confirmedAlone: pass.confirmedAlone,
     fallback: pass.fallback,

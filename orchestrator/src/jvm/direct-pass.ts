@@ -107,6 +107,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
     confirmedAlone: pass.confirmed,
     jvms: pass.jvms,
     jvmsAlone: pass.jvmsAlone,
+    aloneMs: pass.aloneMs,
     archiving: pass.archiving,
     classArchive: archiveState(archives),
   };

@@ -144,6 +144,8 @@ describe('the repetition scheduler', () => {
     expect(fake.requests).toHaveLength(30);
     // Every JVM is counted, the alone ones too, and what failed side by side is kept.
     expect(r).toMatchObject({ jvms: 30, jvmsAlone: 10 });
+    expect(r.aloneMs).toBeGreaterThan(0);
+    expect(r.aloneMs).toBeLessThanOrEqual(r.wallClockMs);
     expect(r.sideBySide.get('a')!.filter((x) => x.status === 'failure').length).toBeGreaterThan(0);
     expect(r.sideBySide.has('b')).toBe(false);
     // The rerun says it is running: its own progress, after the first pass's.

@@ -77,6 +77,8 @@ export interface RepetitionsOutcome {
   jvms: number;
   /** Of those, started to run candidates again alone. */
   jvmsAlone: number;
+  /** The wall clock of running them again alone (ms; part of wallClockMs). */
+  aloneMs: number;
   /** Per target (index in `targets`), the first repetition JVM's description of itself. */
   facts: Map<number, JvmFacts>;
   /** The JDK class archives being made from this pass's class lists (awaited before the run ends). */
@@ -137,6 +139,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     const sideBySide = new Map<string, RecordedRepetition[]>();
     let confirmed = 0;
     const aloneBefore = state.started;
+    const aloneFrom = Date.now();
     if (input.concurrency > 1 && !state.cut && !state.cancelled && !state.halted && !input.untilFailure) {
       const again = input.targets.filter((t) => targetRepetitions(t) > 1 && t.members.some((m) => (recorded.get(m.candidate.testCaseId) ?? []).some((r) => r.status === 'failure')));
       if (again.length) {
@@ -173,6 +176,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
       wallClockMs,
       jvms: state.started,
       jvmsAlone: state.started - aloneBefore,
+      aloneMs: state.started > aloneBefore ? Date.now() - aloneFrom : 0,
       facts: state.facts,
       archiving,
     };

@@ -65,6 +65,8 @@ export interface StressPassResult {
   jvms: number;
   /** Of those, started to run failed candidates again alone. */
   jvmsAlone?: number;
+  /** The wall clock of that second run (ms; part of wallClockMs): the ceiling's prediction cannot know it in advance. */
+  aloneMs?: number;
   /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
   archiving?: Promise<void>;
   /** The direct executor's JDK class archive (jvm/class-archive.ts); absent under the Gradle executor. */

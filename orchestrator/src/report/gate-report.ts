@@ -42,8 +42,9 @@ export interface GateReport {
     executor?: 'direct' | 'gradle';
     /** Repetition JVMs started (side by side and again alone), and how many ran at a time. */
     jvms?: number;
-    /** Of those, started to run failed candidates again alone. */
+    /** Of those, started to run failed candidates again alone, and the wall clock that took (ms, part of wallClockMs). */
     jvmsAlone?: number;
+    aloneMs?: number;
     jvmsAtATime?: number;
     /** The pass stopped early: its first candidates could not run, all for this cause. */
     halted?: { cause: string; targets: number };

@@ -2,7 +2,7 @@
 // both render, so they can never say different things. Pure.
 import type { CandidateResult } from '../enforce/outcome.js';
 import { firstFailureText, groupsLine } from '../evidence/failure-evidence.js';
-import { formatLimit, plural } from '../format/format.js';
+import { formatDuration, formatLimit, plural } from '../format/format.js';
 import { code, rich, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';
@@ -120,7 +120,8 @@ export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 
   const alone = p.jvmsAlone ?? 0;
   if (repetitions === p.jvms && alone === 0) return `${plural(p.jvms, 'repetition')} ${at > 1 ? `in ${at} JVMs at a time` : 'one JVM at a time'}${gradle}`;
   const first = `${plural(p.jvms - alone, 'JVM')}${at > 1 ? `, ${at} at a time` : ''}`;
-  const then = alone ? `, then ${plural(alone, 'JVM')} again alone for what failed side by side: ${p.jvms} JVMs in all` : '';
+  const took = p.aloneMs ? ` (${formatDuration(p.aloneMs)} of the pass's ${formatDuration(p.wallClockMs)})` : '';
+  const then = alone ? `, then ${plural(alone, 'JVM')} again alone for what failed side by side${took}: ${p.jvms} JVMs in all` : '';
   return `${plural(repetitions, 'repetition')} in ${first}${then}${gradle}`;
 }
 

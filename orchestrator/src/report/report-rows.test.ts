@@ -43,7 +43,7 @@ describe('how the stress pass ran, counted', () => {
   const pass = { wallClockMs: 1, cut: false, gradleExitCode: null, executor: 'direct' as const, jvmsAtATime: 2 };
   it('counts the JVMs that ran again alone, not only the planned ones', () => {
     expect(passWords({ ...pass, jvms: 20 }, 20)).toBe('20 repetitions in 2 JVMs at a time');
-    expect(passWords({ ...pass, jvms: 40, jvmsAlone: 20 }, 20)).toBe('20 repetitions in 20 JVMs, 2 at a time, then 20 JVMs again alone for what failed side by side: 40 JVMs in all');
+    expect(passWords({ ...pass, jvms: 40, jvmsAlone: 20, aloneMs: 39_000, wallClockMs: 53_000 }, 20)).toBe('20 repetitions in 20 JVMs, 2 at a time, then 20 JVMs again alone for what failed side by side (39s of the pass\'s 53s): 40 JVMs in all');
   });
 });
 
