@@ -7,14 +7,11 @@
 // The price in fidelity: only the first invocation runs first in a fresh JVM; the others run after
 // their siblings, as they do in the build. A failure that needs an invocation to be the first test
 // of its JVM is caught for the first one only (docs/detection-power.md).
-import { price, type CurveBucket } from '#contract';
+import { invocationMethod, price, type CurveBucket } from '#contract';
 import type { GateCandidate } from './gate-candidate.js';
 
-/** The method an invocation's name belongs to (`adds(int, int)` of `adds(int, int)[3]`, `adds` of `adds[2: 1+1]` or `adds[0](1, 2)`); null for a plain test. */
-export function invocationMethod(xmlName: string): string | null {
-  const bracket = xmlName.indexOf('[');
-  return bracket > 0 ? xmlName.slice(0, bracket) : null;
-}
+// The rule is the contract's: the run page and the run report group by it too.
+export { invocationMethod };
 
 /**
  * Pure: the candidates, with `group` set and the group's price as `repetitions` on every
