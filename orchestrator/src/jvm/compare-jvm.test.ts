@@ -15,7 +15,8 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
     userDir: '/r/app',
     basedir: '/r/app',
     testClassPath: dir,
-    runtimeClassPath: dir,
+    runtimeClassPath: `${dir}:${path.join(dir, 'never-there')}`,
+    absentClassPath: path.join(dir, 'never-there'),
     launcherJar: '',
     inputArguments: ['-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec', '-Dshape=yes', '-javaagent:/pkg/stress-gate-jvm-runner-agent.jar=/w|surefire'],
     systemProperties: { 'java.version': '17', 'user.dir': '/r/app', 'shop.mode': 'test', 'surefire.test.class.path': dir, 'java.class.path': dir, basedir: '/r/app' },
@@ -25,14 +26,14 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
   const same: JvmFacts = {
     javaHome: '/jdk',
     userDir: '/r/app',
-    classPath: `${dir}:/pkg/stress-gate-jvm-runner.jar`,
+    classPath: `${dir}:${path.join(dir, 'never-there')}:/pkg/stress-gate-jvm-runner.jar`,
     inputArguments: ['-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec', '-Dshape=yes', '-XX:ErrorFile=/o/hs_err_pid%p.log', '-XX:SharedArchiveFile=/c/x.jsa'],
     systemProperties: { 'java.version': '17.0.2', 'user.dir': '/r/app', 'shop.mode': 'test', 'java.class.path': dir },
     environment: { SHOP_ENV: 'ci', PATH: '/bin' },
   };
   const expected = { spec: jvmOfFork(fork, true), observed: fork, runnerJar: '/pkg/stress-gate-jvm-runner.jar' };
 
-  it('sees none in a repetition started as the fork was (the gate\'s own arguments and the runner jar aside)', async () => {
+  it('sees none in a repetition started as the fork was (the gate\'s own arguments and the runner jar aside, an entry the fork did not have either)', async () => {
     expect(await compareJvm(expected, same)).toEqual([]);
   });
 
@@ -41,7 +42,7 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
     const differs = await compareJvm(expected, {
       ...same,
       userDir: '/r',
-      classPath: `${dir}:${gone}:/pkg/stress-gate-jvm-runner.jar`,
+      classPath: `${dir}:${path.join(dir, 'never-there')}:${gone}:/pkg/stress-gate-jvm-runner.jar`,
       inputArguments: ['-Dshape=yes'],
       systemProperties: { ...same.systemProperties, 'shop.mode': 'prod' },
       environment: { PATH: '/bin' },

@@ -36,7 +36,9 @@ export async function compareJvm(expected: ExpectedJvm, facts: JvmFacts): Promis
   if (path.resolve(facts.javaHome) !== path.resolve(javaHome)) out.push(`Java: the build's ${show(javaHome)}, the repetition's ${show(facts.javaHome)}`);
   const userDir = observed?.userDir ?? spec.workingDir;
   if (path.resolve(facts.userDir) !== path.resolve(userDir)) out.push(`working directory: the build's ${show(userDir)}, the repetition's ${show(facts.userDir)}`);
-  out.push(...(await classPathDifferences(observed ? forkClassPath(observed, true) : spec.classpath, facts.classPath, expected.runnerJar)));
+  // An entry the fork did not have either is no difference; without the fork's word (an older runner, Gradle's task settings), none is said gone.
+  const absent = observed?.absentClassPath !== undefined ? new Set(observed.absentClassPath.split(path.delimiter)) : null;
+  out.push(...(await classPathDifferences(observed ? forkClassPath(observed, true) : spec.classpath, facts.classPath, expected.runnerJar, absent)));
   out.push(...listDifferences('JVM argument', observed ? forkJvmArgs(observed) : spec.jvmArgs, facts.inputArguments.filter((a) => !GATE_ARGS.test(a))));
   const buildProperties = observed?.systemProperties ?? spec.systemProperties;
   for (const [k, v] of Object.entries(buildProperties)) {
@@ -50,11 +52,12 @@ export async function compareJvm(expected: ExpectedJvm, facts: JvmFacts): Promis
   return out.length > MAX_DIFFERENCES ? [...out.slice(0, MAX_DIFFERENCES), `and ${out.length - MAX_DIFFERENCES} more`] : out;
 }
 
-async function classPathDifferences(build: readonly string[], actual: string, runnerJar: string): Promise<string[]> {
+async function classPathDifferences(build: readonly string[], actual: string, runnerJar: string, absentInBuild: ReadonlySet<string> | null): Promise<string[]> {
   const repetition = actual.split(path.delimiter).filter((e) => e !== '' && path.resolve(e) !== path.resolve(runnerJar));
   const out = listDifferences('class path entry', build, repetition);
+  if (absentInBuild === null) return out;
   for (const e of repetition) {
-    if (!(await access(e).then(() => true, () => false))) out.push(`class path entry ${show(e)} no longer exists (removed after the build ran)`);
+    if (!absentInBuild.has(e) && !(await access(e).then(() => true, () => false))) out.push(`class path entry ${show(e)} no longer exists (removed after the build ran)`);
   }
   return out;
 }

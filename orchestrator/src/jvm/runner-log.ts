@@ -19,6 +19,8 @@ export interface ForkConfig {
   runtimeClassPath?: string;
   /** The harness entries left out of runtimeClassPath (Surefire's booter and provider jars). */
   harnessClassPath?: string;
+  /** The entries of runtimeClassPath that did not exist while the fork ran (target/classes of a module without main sources). */
+  absentClassPath?: string;
   launcherJar: string;
   inputArguments: string[];
   systemProperties: Record<string, string>;

@@ -4,7 +4,9 @@
 // stress pass) stops the repetition JVM, writes the report as cancelled, removes the temp folder
 // and exits 143; new tests that no repetition JVM can find (dynamic tests generated from data that
 // is gone after the build) stop the pass after its first JVMs, with one gate error, not after the
-// ceiling.
+// ceiling; a new test that failed every repetition after passing in the build has what its JVM
+// did not reproduce named (a class path folder the build removed), or is said to differ in nothing
+// the gate can see (a test that needs its sibling to run first).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -67,6 +69,19 @@ class FaultTest {
   }
 }
 `,
+    // Passes only after its class's other test (in method-name order) set what it reads.
+    'src/test/java/com/shop/OrderedTest.java': `package com.shop;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+@TestMethodOrder(MethodOrderer.MethodName.class)
+class OrderedTest {
+  static boolean warmed;
+  @Test void a_warms() { warmed = true; }
+  @Test void b_needsWarm() { assertTrue(warmed, "nothing warmed the cache"); }
+}
+`,
     // Dynamic tests generated from data that only the build's JVM had (the first JVM to load the
     // class consumes it): a repetition's factory yields none, so no repetition can find its test.
     'src/test/java/com/shop/GeneratedCasesTest.java': `package com.shop;
@@ -89,13 +104,62 @@ class GeneratedCasesTest {
   };
 }
 
+/**
+ * A build whose `package` removes a class path folder its test reads (target/fixture-cp, copied at
+ * process-test-resources, put on the fork's class path with -Dmaven.test.additionalClasspath,
+ * deleted at prepare-package): the new test fails every repetition after passing in the build.
+ */
+function mismatchProject(): Record<string, string> {
+  return {
+    'pom.xml': `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.stressgate.fixture</groupId>
+  <artifactId>mismatch</artifactId>
+  <version>1.0.0</version>
+  <properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding><maven.compiler.release>17</maven.compiler.release></properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.4</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.14.1</version></plugin>
+      <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
+      <plugin><artifactId>maven-jar-plugin</artifactId><version>3.4.2</version></plugin>
+      <plugin>
+        <artifactId>maven-resources-plugin</artifactId><version>3.3.1</version>
+        <executions><execution><id>fixture-cp</id><phase>process-test-resources</phase><goals><goal>copy-resources</goal></goals>
+          <configuration><outputDirectory>\${project.build.directory}/fixture-cp</outputDirectory><resources><resource><directory>fixtures</directory></resource></resources></configuration>
+        </execution></executions>
+      </plugin>
+      <plugin>
+        <artifactId>maven-clean-plugin</artifactId><version>3.4.1</version>
+        <executions><execution><id>drop-fixture-cp</id><phase>prepare-package</phase><goals><goal>clean</goal></goals>
+          <configuration><excludeDefaultDirectories>true</excludeDefaultDirectories><filesets><fileset><directory>\${project.build.directory}/fixture-cp</directory></fileset></filesets></configuration>
+        </execution></executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+`,
+    'fixtures/shop.properties': 'currency=EUR\n',
+    'src/test/java/com/shop/PricingTest.java': `package com.shop;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import org.junit.jupiter.api.Test;
+class PricingTest {
+  @Test void readsItsCurrency() { assertNotNull(getClass().getResource("/shop.properties"), "shop.properties is not on the class path"); }
+}
+`,
+  };
+}
+
 /** The suite whose tests the fake verdict names new. */
 let newSuite = 'com.shop.FaultTest';
 
 beforeAll(async () => {
   await warmMaven();
   dir = await writeTree(faultProject());
-  server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => p.suite === newSuite));
+  server = await startFakeVerdictServer((posted) => cannedVerdict(posted, (p) => newSuite.split('|').includes(p.suite)));
 }, 600_000);
 afterAll(async () => {
   await server?.close();
@@ -176,6 +240,36 @@ describe('faults through real Maven', () => {
       console.log(`maven-faults: a pass that could not find its tests stopped after ${report.stressPass.jvms} JVMs, ${Math.round(report.stressPass.wallClockMs / 100) / 10} s (${Math.round((Date.now() - started) / 1000)} s with the build)`);
     } finally {
       newSuite = 'com.shop.FaultTest';
+    }
+  }, 600_000);
+
+  it('a new test that failed every repetition after passing in the build: what its JVM did not reproduce is named (a gate error), or that nothing differs (a failure)', async () => {
+    const project = await writeTree(mismatchProject());
+    try {
+      newSuite = 'com.shop.PricingTest';
+      const out: string[] = [];
+      const code = await main(['mvn', ...MVN_ARGS, `-Dmaven.test.additionalClasspath=${path.join(project, 'target', 'fixture-cp')}`, 'package', '--stress-new-tests', 'enforce'], { ...realDeps(baseEnv()), cwd: project, out: (t) => out.push(t), err: () => undefined });
+      const report = JSON.parse(await readFile(path.join(project, 'target/stress-gate/report.json'), 'utf8'));
+      // The folder the build removed after its tests: named, a gate error, never a block.
+      const gone = path.join(project, 'target', 'fixture-cp');
+      expect(report.candidates[0]).toMatchObject({ name: 'readsItsCurrency', outcome: 'error', failures: 10, mismatch: [`class path entry ${JSON.stringify(gone)} no longer exists (removed after the build ran)`] });
+      expect(out.join('').replace(/\n {3}/g, ' ')).toContain(`PricingTest.readsItsCurrency It failed every repetition although it passed in the build, and its repetitions' JVM differed from the build's: class path entry ${JSON.stringify(gone)} no longer exists (removed after the build ran).`);
+      expect({ code, outcome: report.outcome, blocked: report.blocked }).toEqual({ code: 0, outcome: 'incomplete', blocked: false });
+
+      // Passed only after its class's other test: the JVM is the build's, so the test failed, and the report says where to look.
+      await reset(false);
+      newSuite = 'com.shop.OrderedTest';
+      const ordered: string[] = [];
+      const orderedCode = await main(['mvn', ...MVN_ARGS, 'test', '--stress-new-tests', 'enforce'], { ...realDeps(baseEnv()), cwd: dir, out: (t) => ordered.push(t), err: () => undefined });
+      const orderedReport = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+      const byName = (n: string) => orderedReport.candidates.find((c: { name: string }) => c.name === n);
+      expect(byName('a_warms')).toMatchObject({ outcome: 'passed' });
+      expect(byName('b_needsWarm')).toMatchObject({ outcome: 'failed', failures: 10, mismatch: [] });
+      expect(ordered.join('').replace(/\n {3}/g, ' ')).toContain('it may depend on a test that ran before it in the build\'s JVM');
+      expect({ code: orderedCode, blocked: orderedReport.blocked }).toEqual({ code: 1, blocked: true });
+    } finally {
+      newSuite = 'com.shop.FaultTest';
+      await rm(project, { recursive: true, force: true });
     }
   }, 600_000);
 });

@@ -1,5 +1,7 @@
 package dev.stressgate.jvm.fork;
 
+import java.io.File;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,7 +18,7 @@ public final class JvmJson {
 
     /**
      * A fork line: {@code {"event":"fork",<agentFields>"javaHome","userDir","basedir","testClassPath",
-     * "launcherJar","runtimeClassPath","harnessClassPath","inputArguments","systemProperties",
+     * "launcherJar","runtimeClassPath","harnessClassPath","absentClassPath","inputArguments","systemProperties",
      * "environment","configurationParameters"}}. {@code agentFields}: the agent's own fields, each
      * led by a comma, or "".
      */
@@ -33,9 +35,20 @@ public final class JvmJson {
             + ",\"launcherJar\":" + Json.str(launcherJar)
             + ",\"runtimeClassPath\":" + Json.str(RuntimeClassPath.join(classPath.runtime))
             + ",\"harnessClassPath\":" + Json.str(RuntimeClassPath.join(classPath.harness))
+            + ",\"absentClassPath\":" + Json.str(RuntimeClassPath.join(absent(classPath.runtime)))
             + settings(properties, inputArguments)
             + ",\"configurationParameters\":" + Json.map(configurationParameters)
             + "}";
+    }
+
+    /**
+     * The entries of {@code classPath} that do not exist while the fork runs (Surefire names
+     * target/classes of a module without main sources): a repetition missing them differs in nothing.
+     */
+    static List<String> absent(List<String> classPath) {
+        List<String> out = new ArrayList<>();
+        for (String e : classPath) if (!new File(e).exists()) out.add(e);
+        return out;
     }
 
     /**
