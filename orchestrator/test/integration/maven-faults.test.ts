@@ -6,7 +6,8 @@
 // is gone after the build) stop the pass after its first JVMs, with one gate error, not after the
 // ceiling; a new test that failed every repetition after passing in the build has what its JVM
 // did not reproduce named (a class path folder the build removed), or is said to differ in nothing
-// the gate can see (a test that needs its sibling to run first).
+// the gate can see (a test that needs its sibling to run first); a test that fails only while its
+// copies run side by side passes alone and is reported as timing-sensitive, without blocking.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -65,6 +66,24 @@ class FaultTest {
     if (n > 0 && new File(System.getProperty("fixture.dir"), "sleep-on-stress").exists()) {
       Files.write(new File(System.getProperty("fixture.dir"), "sleeping").toPath(), new byte[0]);
       Thread.sleep(120_000);
+    }
+  }
+}
+`,
+    // Holds a lock file for a second: a copy of it running at the same time in another JVM fails.
+    'src/test/java/com/shop/LockTest.java': `package com.shop;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import java.io.File;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+class LockTest {
+  @Test void holdsTheLedger() throws Exception {
+    File f = new File(System.getProperty("fixture.dir"), "ledger.lock");
+    try (FileChannel ch = FileChannel.open(f.toPath(), StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock lock = ch.tryLock()) {
+      assertNotNull(lock, "the ledger is held by another process");
+      Thread.sleep(1000);
     }
   }
 }
@@ -167,7 +186,7 @@ afterAll(async () => {
 });
 
 async function reset(sleepOnStress: boolean) {
-  for (const f of ['exits.count', 'sleeps.count', 'sleeping', 'sleep-on-stress', 'generated']) await rm(path.join(dir, f), { force: true });
+  for (const f of ['exits.count', 'sleeps.count', 'sleeping', 'sleep-on-stress', 'generated', 'ledger.lock']) await rm(path.join(dir, f), { force: true });
   if (sleepOnStress) await writeFile(path.join(dir, 'sleep-on-stress'), '');
 }
 
@@ -270,6 +289,29 @@ describe('faults through real Maven', () => {
     } finally {
       newSuite = 'com.shop.FaultTest';
       await rm(project, { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  it('a new test that fails only while its copies run side by side: passed alone, reported as timing-sensitive with what failed, not blocking', async () => {
+    await reset(false);
+    newSuite = 'com.shop.LockTest';
+    try {
+      const out: string[] = [];
+      const code = await main(['mvn', ...MVN_ARGS, 'test', '--stress-new-tests', 'enforce'], { ...realDeps({ ...baseEnv(), STRESS_GATE_PARALLEL_JVMS: '2' }), cwd: dir, out: (t) => out.push(t), err: () => undefined });
+      const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
+      const lock = report.candidates[0];
+      expect(lock).toMatchObject({ name: 'holdsTheLedger', outcome: 'passed', failures: 0, timingSensitive: { repetitions: 10 } });
+      expect(lock.timingSensitive.failures).toBeGreaterThan(0);
+      expect(lock.timingSensitive.evidence.failures[0].message).toContain('the ledger is held by another process');
+      const text = out.join('').replace(/\n {3}/g, ' ');
+      expect(text).toMatch(/LockTest\.holdsTheLedger +10 repetitions, passed alone, failed \d+ of 10 side by side: timing-sensitive/);
+      expect(text).toContain('it passed all 10 repetitions run again alone, so it does not block this merge request');
+      expect(text).toContain('--stress-tests com.shop.LockTest.holdsTheLedger --repetitions 50');
+      // Every JVM counted: ten side by side, ten again alone.
+      expect(report.stressPass).toMatchObject({ jvms: 20, jvmsAlone: 10, confirmedAlone: 1 });
+      expect({ code, blocked: report.blocked }).toEqual({ code: 0, blocked: false });
+    } finally {
+      newSuite = 'com.shop.FaultTest';
     }
   }, 600_000);
 });
