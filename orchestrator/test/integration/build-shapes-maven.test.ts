@@ -28,8 +28,8 @@ let tmp: string;
 beforeAll(async () => {
   await warmShapesMaven();
   api = await startVerdictApi();
-  // Four repetitions catch these flakes (invocation 2 of 1..4) in 40% of the time of ten.
-  await useRepetitions(api, 4);
+  // Three repetitions catch these flakes (invocation 2 of 1..3; again alone, 5 of 4..6) in 30% of the time of ten.
+  await useRepetitions(api, 3);
   dir = await shapesCopy('maven');
   tmp = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-shapes-tmp-'));
 }, 600_000);
@@ -42,10 +42,20 @@ afterAll(async () => {
 /** One CI job: `stress-orchestrator mvn -o … <goals>` in the reactor root, configured by the environment. */
 async function gate(branch: string, mode: string, goals: string[]) {
   await resetFlakyCounts(dir);
-  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp };
+  const summary = path.join(tmp, `summary-${Date.now()}.md`);
+  const env = { ...gitlabCiEnv(branch, mode, api), TMPDIR: tmp, GITHUB_STEP_SUMMARY: summary };
   const r = await execa(process.execPath, [BIN, 'mvn', ...MVN, ...goals], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report, summary: await readFile(summary, 'utf8').catch(() => '') };
+}
+
+/** Runs a command the gate printed, as printed (`npx stress-orchestrator` is this checkout's CLI), with no server configured. */
+async function asPrinted(command: string) {
+  await resetFlakyCounts(dir);
+  const shell = command.replace(/^npx stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
+  const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return { code: r.exitCode, out: String(r.stdout) };
 }
 
 describe('the gate on real Maven build shapes (one reactor, a module per shape)', () => {
@@ -58,10 +68,18 @@ describe('the gate on real Maven build shapes (one reactor, a module per shape)'
     await applyShapesFeature(dir, 'maven');
     const run = await gate('feature/shapes', 'enforce', ['clean', 'verify']);
     expectShapes(run, MAVEN_SHAPES);
+    // The job summary says why too.
+    expect(run.summary).toContain('expected 30 but was 27');
   }, 900_000);
 
   it('feature branch, -pl reactor-app -am: the application and the library it depends on', async () => {
     const run = await gate('feature/shapes', 'enforce', ['-pl', 'reactor-app', '-am', 'clean', 'verify']);
     expectShapes(run, MAVEN_SHAPES.filter((s) => s.shape === 'reactor-lib' || s.shape === 'reactor-app'));
+    // The printed reproduce command, run as printed with no server: 1 on the flaky test, 0 on the stable one.
+    const flaky = run.report.candidates.find((c: { module: string; name: string }) => c.module === ':reactor-app' && c.name === 'flaky').reproduce as string;
+    const again = await asPrinted(flaky.replace('--repetitions 50', '--repetitions 3'));
+    expect({ code: again.code, out: again.out }).toMatchObject({ code: 1, out: expect.stringContaining('expected 30 but was 27') });
+    const stable = await asPrinted(flaky.replace('NewTest.flaky', 'NewTest.stable').replace('--repetitions 50', '--repetitions 2'));
+    expect({ code: stable.code, out: stable.out }).toMatchObject({ code: 0, out: expect.stringMatching(/NewTest\.stable +2 repetitions, passed/) });
   }, 600_000);
 });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
 import { writeTree } from '../support/fixture-project.js';
-import { gradleFiles, PLATFORM_JARS, TESTNG_JARS, warmGradleJars } from '../support/jvm-stacks.js';
+import { gradleFiles, PLATFORM_JARS, TESTNG_JARS, warmGradleJars } from '../support/gradle-jars.js';
 
 const JUNIT4 = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
 const JUNIT = gradleFiles(JUNIT4);

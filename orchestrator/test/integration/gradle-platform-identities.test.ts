@@ -15,12 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeTree } from '../support/fixture-project.js';
-import { PLATFORM_JARS } from '../support/jvm-stacks.js';
+import { PLATFORM_JARS } from '../support/gradle-jars.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
 const M2 = path.join(os.homedir(), '.m2', 'repository');
-// The JUnit 4 runner of the platform and Jupiter (test/support/jvm-stacks.ts), and Jupiter's parameterized tests.
+// The JUnit 4 runner of the platform and Jupiter (test/support/gradle-jars.ts), and Jupiter's parameterized tests.
 const JARS = [...PLATFORM_JARS, 'org/junit/jupiter/junit-jupiter-params/5.13.4/junit-jupiter-params-5.13.4.jar'].map((j) => path.join(M2, j));
 const JUNIT4 = ['/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar'];
 const groovyFiles = (files: string[]) => `files(${files.map((f) => `'${f}'`).join(', ')})`;

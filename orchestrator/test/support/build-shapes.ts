@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { warmGradleJars } from './jvm-stacks.js';
+import { warmGradleJars } from './gradle-jars.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/build-shapes/', import.meta.url));
 const M2 = path.join(os.homedir(), '.m2', 'repository');
@@ -105,7 +105,7 @@ export const MAVEN_SHAPES: ShapeExpectation[] = [
   { shape: 'jupiter-api', flaky: ['shapes.jupiterapi.NewTest flaky'], stable: ['shapes.jupiterapi.NewTest stable(String)[1]'] },
   { shape: 'jupiter-aggregate', flaky: ['shapes.jupiteragg.NewTest flaky'], stable: ['shapes.jupiteragg.NewTest stable'] },
   { shape: 'vintage', flaky: ['shapes.vintage.NewVintageTest flaky'], stable: ['shapes.vintage.NewVintageTest stable', 'shapes.vintage.NewJupiterTest stable'] },
-  { shape: 'junit4', flaky: ['shapes.junit4.NewTest flaky'], stable: ['shapes.junit4.NewTest stable'] },
+  { shape: 'junit4', flaky: ['shapes.junit4.NewTest flaky', 'shapes.junit4.NewTest flakyB'], stable: ['shapes.junit4.NewTest stable'] },
   { shape: 'junit47-parallel', flaky: ['shapes.junit47.NewTest flaky'], stable: ['shapes.junit47.NewTest stable'] },
   { shape: 'testng', flaky: ['shapes.testng.NewTest flaky'], stable: ['shapes.testng.NewTest stable', 'shapes.testng.AdditionTest adds[3, 3, 6](3)'] },
   { shape: 'jacoco-argline', flaky: ['shapes.jacoco.NewTest flaky'], stable: ['shapes.jacoco.NewTest stable'] },
@@ -122,7 +122,7 @@ export const MAVEN_SHAPES: ShapeExpectation[] = [
 
 /** The Gradle build's shapes. */
 export const GRADLE_SHAPES: ShapeExpectation[] = [
-  { shape: 'fork-settings', flaky: ['shapes.gradle.forksettings.NewTest flaky'], stable: ['shapes.gradle.forksettings.NewTest stable'] },
+  { shape: 'fork-settings', flaky: ['shapes.gradle.forksettings.NewTest flaky', 'shapes.gradle.forksettings.NewTest flakyB'], stable: ['shapes.gradle.forksettings.NewTest stable'] },
   { shape: 'integ-test', flaky: ['shapes.gradle.integ.NewIntegTest flaky'], stable: ['shapes.gradle.integ.NewIntegTest stable'] },
   { shape: 'testng', flaky: ['shapes.gradle.testng.NewTest flaky'], stable: ['shapes.gradle.testng.NewTest stable', 'shapes.gradle.testng.AdditionTest adds[2](3, 3, 6)'] },
   { shape: 'platform-runner', flaky: ['shapes.gradle.platform.NewTest flaky'], stable: ['shapes.gradle.platform.NewTest stable'] },
