@@ -25,10 +25,12 @@ import java.util.jar.Manifest;
 final class EntryContent {
     /**
      * The packages of the build tools' own code in a test JVM: Surefire's booter, API and providers,
-     * Gradle's worker (relocated under {@code worker/} in gradle-worker.jar) and the gate's own jars.
+     * Gradle's worker (relocated under {@code worker/} in gradle-worker.jar) and the gate's own jars
+     * (its runner and agent: {@code dev/stressgate/jvm/}; a project's own {@code dev.stressgate.*}
+     * packages are not the gate).
      */
     static final String[] HARNESS_PACKAGES = {
-        "org/apache/maven/surefire/", "org/apache/maven/plugin/surefire/", "org/gradle/", "worker/org/gradle/", "dev/stressgate/",
+        "org/apache/maven/surefire/", "org/apache/maven/plugin/surefire/", "org/gradle/", "worker/org/gradle/", "dev/stressgate/jvm/",
     };
 
     private static final String VERSIONED = "META-INF/versions/";

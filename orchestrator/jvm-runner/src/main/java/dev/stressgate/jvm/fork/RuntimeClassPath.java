@@ -37,11 +37,22 @@ public final class RuntimeClassPath {
     /** The runtime class path of the JVM whose system properties are {@code properties}. */
     public static RuntimeClassPath of(Map<String, String> properties) {
         String real = properties.get("surefire.real.class.path");
-        return of(real != null && !real.isEmpty() ? real : properties.get("java.class.path"));
+        if (real == null || real.isEmpty()) return of(properties.get("java.class.path"));
+        // What the project's own test class path holds is the project's, whatever its packages (a
+        // project that tests Surefire itself has org.apache.maven.surefire classes of its own).
+        String test = properties.get("surefire.test.class.path");
+        Set<String> own = new HashSet<>();
+        if (test != null) for (String e : test.split(File.pathSeparator)) if (!e.isEmpty()) own.add(new File(e).getAbsolutePath());
+        return of(real, own);
     }
 
     /** The runtime class path of a JVM started with {@code classPath} (entries joined with File.pathSeparator). */
     public static RuntimeClassPath of(String classPath) {
+        return of(classPath, Collections.<String>emptySet());
+    }
+
+    /** The same, never counting as harness an entry whose absolute path is in {@code own}. */
+    static RuntimeClassPath of(String classPath, Set<String> own) {
         Set<String> expanded = new LinkedHashSet<>();
         if (classPath != null) {
             for (String entry : classPath.split(File.pathSeparator)) {
@@ -50,7 +61,10 @@ public final class RuntimeClassPath {
         }
         List<String> runtime = new ArrayList<>();
         List<String> harness = new ArrayList<>();
-        for (String entry : expanded) (EntryContent.of(new File(entry)).harness ? harness : runtime).add(entry);
+        for (String entry : expanded) {
+            boolean tool = !own.contains(new File(entry).getAbsolutePath()) && EntryContent.of(new File(entry)).harness;
+            (tool ? harness : runtime).add(entry);
+        }
         return new RuntimeClassPath(runtime, harness);
     }
 

@@ -50,6 +50,24 @@ class RuntimeClassPathTest {
     }
 
     @Test
+    void neverTakesOutWhatTheProjectsOwnTestClassPathHolds(@TempDir Path dir) throws IOException {
+        // A project whose packages look like a harness: its own classes (dev.stressgate.fixture), a
+        // project that tests Surefire itself (org.apache.maven.surefire in its test classes).
+        String ownClasses = dir.resolve("target/classes").toString();
+        file(dir.resolve("target/classes/dev/stressgate/fixture/Clock.class"));
+        String surefireTests = dir.resolve("target/test-classes").toString();
+        file(dir.resolve("target/test-classes/org/apache/maven/surefire/booter/ForkedBooterTest.class"));
+        String booter = jar(dir.resolve("repo/booter.jar"), null, "org/apache/maven/surefire/booter/ForkedBooter.class");
+        String booterOnly = jar(dir.resolve("target/surefire/surefirebooter-2.jar"), "../../repo/booter.jar ../test-classes/ ../classes/", "META-INF/x.txt");
+        Map<String, String> props = new HashMap<>();
+        props.put("surefire.real.class.path", booterOnly);
+        props.put("surefire.test.class.path", surefireTests + File.pathSeparator + ownClasses);
+        RuntimeClassPath cp = RuntimeClassPath.of(props);
+        assertEquals(Arrays.asList(surefireTests, ownClasses), cp.runtime);
+        assertEquals(Collections.singletonList(booter), cp.harness);
+    }
+
+    @Test
     void withoutSurefireStartsFromTheJavaClassPath(@TempDir Path dir) throws IOException {
         String ordinary = jar(dir.resolve("ordinary.jar"), null, "com/acme/Thing.class");
         String ours = jar(dir.resolve("stress-gate-jvm-runner.jar"), null, "dev/stressgate/jvm/StressRunner.class");
