@@ -15,7 +15,7 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
     userDir: '/r/app',
     basedir: '/r/app',
     testClassPath: dir,
-    runtimeClassPath: `${dir}:${path.join(dir, 'never-there')}`,
+    runtimeClassPath: `${dir}:${path.join(dir, 'never-there')}:/pkg/stress-gate-jvm-runner.jar`,
     absentClassPath: path.join(dir, 'never-there'),
     launcherJar: '',
     inputArguments: ['-javaagent:/m2/jacoco.jar=destfile=/r/app/target/jacoco.exec', '-Dshape=yes', '-javaagent:/pkg/stress-gate-jvm-runner-agent.jar=/w|surefire'],

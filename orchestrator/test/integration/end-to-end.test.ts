@@ -65,7 +65,7 @@ describe('the gate end to end: real Gradle, real verdict API', () => {
     expect(r.out).toContain('  :app CheckoutTest.appliesDiscount   10 repetitions, 2 failed\n');
     expect(r.out).toContain('  :app CheckoutTest.clearsCart        10 repetitions, passed\n');
     expect(r.out).not.toContain('CartTest');
-    expect(r.out).toContain('would have blocked this merge\n   request. Pass --stress-new-tests enforce to make it blocking.');
+    expect(r.out.replace(/\n {3}/g, ' ')).toContain('would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
 
     const run = await getRun(r.report.runId);
     expect(run.testCases.filter((t) => t.isNew).map((t) => t.name).sort()).toEqual(['appliesDiscount', 'clearsCart', 'total']);
