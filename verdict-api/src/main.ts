@@ -1,5 +1,5 @@
 // The service's command: serve, demo (embedded, with its own entitled account), and admin
-// commands that create accounts, projects and tokens.
+// commands that create accounts, projects, tokens and viewer credentials.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts/accounts.js';
@@ -32,6 +32,10 @@ commands:
                                                                   default; protected-branch jobs only) or merge-request
   admin list-tokens --project H
   admin revoke-token --project H --token-id ID
+  admin create-viewer --project H [--name N]                     prints the viewer credential once: it signs in to the
+                                                                  project's dashboard pages and reads, never writes
+  admin list-viewers --project H
+  admin revoke-viewer --project H --viewer-id ID
   telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
   every admin command takes --server URL to act on a running server over HTTP, with the
   credential from STRESS_GATE_OPERATOR_TOKEN or STRESS_GATE_ADMIN_TOKEN (an account's admin
@@ -137,6 +141,7 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
       'default-branch': { type: 'string' },
       project: { type: 'string' },
       'token-id': { type: 'string' },
+      'viewer-id': { type: 'string' },
       server: { type: 'string' },
       scope: { type: 'string' },
     },
@@ -185,6 +190,12 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
       return admin.listTokens(req('project'));
     case 'revoke-token':
       return admin.revokeToken(req('project'), req('token-id'));
+    case 'create-viewer':
+      return admin.createViewer(req('project'), name('viewer'));
+    case 'list-viewers':
+      return admin.listViewers(req('project'));
+    case 'revoke-viewer':
+      return admin.revokeViewer(req('project'), req('viewer-id'));
     default:
       throw new UsageError(sub ? `unknown admin command "${sub}"` : 'missing admin command');
   }

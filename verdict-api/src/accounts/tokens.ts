@@ -13,6 +13,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';
+import { recordAccess } from './access-audit.js';
 
 /** What a project token may do: upload the default branch's history, or a merge request's runs only. */
 export type TokenScope = 'default-branch' | 'merge-request';
@@ -31,8 +32,12 @@ export interface TokenInfo {
 /** Tokens not revoked a project may have. */
 export const MAX_ACTIVE_TOKENS_PER_PROJECT = 100;
 
-/** Issues a token for a project; only its SHA-256 is stored, the plain text is returned once (409 past MAX_ACTIVE_TOKENS_PER_PROJECT). */
-export async function createToken(db: Database, projectId: string, name = 'ci', scope: TokenScope = 'default-branch'): Promise<{ tokenId: string; token: string; name: string; scope: TokenScope }> {
+/**
+ * Issues a token for a project; only its SHA-256 is stored, the plain text is returned once (409
+ * past MAX_ACTIVE_TOKENS_PER_PROJECT). Audited as `actor` (access-audit.ts): every caller acting
+ * for a person (the API, the dashboard, the admin command) names it.
+ */
+export async function createToken(db: Database, projectId: string, name = 'ci', scope: TokenScope = 'default-branch', actor?: string): Promise<{ tokenId: string; token: string; name: string; scope: TokenScope }> {
   const active = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('api_tokens')} FINAL WHERE project_id = ${uuid(projectId)} AND revoked = 0`);
   if (num(active[0]?.n ?? 0) >= MAX_ACTIVE_TOKENS_PER_PROJECT) {
     throw new VerdictApiError('CONFLICT', `tokens: this project has ${MAX_ACTIVE_TOKENS_PER_PROJECT} tokens that are not revoked, the most a project may have; revoke one first`, 'tokens');
@@ -47,6 +52,7 @@ export async function createToken(db: Database, projectId: string, name = 'ci', 
     { token_hash: hash, token_id: tokenId, project_id: projectId, revoked: 0, created_at: formatDateTime(new Date()), version: nextVersion() },
   ]);
   await db.engine.insert(db.t('api_token_names'), [{ project_id: projectId, token_id: tokenId, name, version: nextVersion() }]);
+  if (actor) await recordAccess(db, projectId, { actor, action: 'created', kind: 'token', id: tokenId, name, scope });
   return { tokenId, token, name, scope };
 }
 
@@ -64,10 +70,10 @@ export async function listTokens(db: Database, projectId: string): Promise<Token
   return rows.map((r) => ({ tokenId: r.id, name: byId.get(r.id) ?? '', scope: toScope(scopeOf.get(r.id)), revoked: num(r.revoked) === 1, createdAt: r.created }));
 }
 
-/** Revokes one of the project's tokens; NOT_FOUND for a token of another project. */
-export async function revokeToken(db: Database, projectId: string, tokenId: string): Promise<TokenInfo> {
-  const rows = await db.engine.query<{ token_hash: string; created: string }>(
-    sql`SELECT token_hash, toString(created_at) AS created FROM ${db.t('api_tokens')} FINAL WHERE project_id = ${uuid(projectId)} AND token_id = ${uuid(tokenId)}`,
+/** Revokes one of the project's tokens (audited as `actor`, as createToken); NOT_FOUND for a token of another project. */
+export async function revokeToken(db: Database, projectId: string, tokenId: string, actor?: string): Promise<TokenInfo> {
+  const rows = await db.engine.query<{ token_hash: string; created: string; revoked: unknown }>(
+    sql`SELECT token_hash, toString(created_at) AS created, revoked FROM ${db.t('api_tokens')} FINAL WHERE project_id = ${uuid(projectId)} AND token_id = ${uuid(tokenId)}`,
   );
   const r = rows[0];
   if (!r) throw new VerdictApiError('NOT_FOUND', `no token ${tokenId} in this project`, 'tokenId');
@@ -75,6 +81,7 @@ export async function revokeToken(db: Database, projectId: string, tokenId: stri
     { token_hash: r.token_hash, token_id: tokenId, project_id: projectId, revoked: 1, created_at: r.created, version: nextVersion() },
   ]);
   const info = (await listTokens(db, projectId)).find((t) => t.tokenId === tokenId);
+  if (actor && num(r.revoked) === 0) await recordAccess(db, projectId, { actor, action: 'revoked', kind: 'token', id: tokenId, name: info?.name ?? '', scope: info?.scope ?? 'default-branch' });
   return info ?? { tokenId, name: '', scope: 'default-branch', revoked: true, createdAt: r.created };
 }
 

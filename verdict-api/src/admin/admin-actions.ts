@@ -5,7 +5,9 @@ import { createAccount, setEntitlement } from '../accounts/accounts.js';
 import { createAdminCredential } from '../accounts/admin-credentials.js';
 import { createProject, getProjectByHandle } from '../accounts/projects.js';
 import { createToken, listTokens, revokeToken, type TokenScope } from '../accounts/tokens.js';
+import { createViewer, listViewers, revokeViewer } from '../accounts/viewer-credentials.js';
 import { VerdictApiError } from '../errors/errors.js';
+import { isUuid } from '../identity/uuid.js';
 import type { Database } from '../storage/database.js';
 
 /** The administrative actions, each answering what it created or changed. */
@@ -17,7 +19,13 @@ export interface AdminActions {
   createToken(handle: string, name: string, scope: TokenScope): Promise<unknown>;
   listTokens(handle: string): Promise<unknown>;
   revokeToken(handle: string, tokenId: string): Promise<unknown>;
+  createViewer(handle: string, name: string): Promise<unknown>;
+  listViewers(handle: string): Promise<unknown>;
+  revokeViewer(handle: string, viewerId: string): Promise<unknown>;
 }
+
+/** Who an admin command on the database itself is, in the access audit. */
+export const CLI_ACTOR = 'cli';
 
 /** The actions on the database itself. */
 export function localAdmin(db: Database): AdminActions {
@@ -34,9 +42,12 @@ export function localAdmin(db: Database): AdminActions {
       const p = await createProject(db, { accountId, handle, defaultBranch });
       return { projectId: p.projectId, handle: p.handle, defaultBranch: p.defaultBranch };
     },
-    createToken: async (handle, name, scope) => ({ project: handle, ...(await createToken(db, (await project(handle)).projectId, name, scope)) }),
+    createToken: async (handle, name, scope) => ({ project: handle, ...(await createToken(db, (await project(handle)).projectId, name, scope, CLI_ACTOR)) }),
     listTokens: async (handle) => ({ tokens: await listTokens(db, (await project(handle)).projectId) }),
-    revokeToken: async (handle, tokenId) => revokeToken(db, (await project(handle)).projectId, tokenId),
+    revokeToken: async (handle, tokenId) => revokeToken(db, (await project(handle)).projectId, tokenId, CLI_ACTOR),
+    createViewer: async (handle, name) => ({ project: handle, ...(await createViewer(db, await project(handle), name, CLI_ACTOR)) }),
+    listViewers: async (handle) => ({ viewers: await listViewers(db, (await project(handle)).projectId) }),
+    revokeViewer: async (handle, viewerId) => revokeViewer(db, (await project(handle)).projectId, uuidArg(viewerId, 'viewer-id'), CLI_ACTOR),
   };
 }
 
@@ -65,5 +76,14 @@ export function remoteAdmin(server: string, credential: string, fetchImpl: typeo
     createToken: async (handle, name, scope) => ({ project: handle, ...((await call('POST', `api/v1/projects/${h(handle)}/tokens`, { name, scope })) as object) }),
     listTokens: (handle) => call('GET', `api/v1/projects/${h(handle)}/tokens`),
     revokeToken: (handle, tokenId) => call('DELETE', `api/v1/projects/${h(handle)}/tokens/${h(tokenId)}`),
+    createViewer: (handle, name) => call('POST', `api/v1/projects/${h(handle)}/viewers`, { name }),
+    listViewers: (handle) => call('GET', `api/v1/projects/${h(handle)}/viewers`),
+    revokeViewer: (handle, viewerId) => call('DELETE', `api/v1/projects/${h(handle)}/viewers/${h(viewerId)}`),
   };
+}
+
+/** An id given on the command line: a UUID, or a BAD_REQUEST naming the option. */
+function uuidArg(value: string, option: string): string {
+  if (!isUuid(value)) throw new VerdictApiError('BAD_REQUEST', `--${option}: must be a UUID such as 0f1e2d3c-…`);
+  return value;
 }

@@ -20,6 +20,7 @@ import type { AppEnv } from './app-env.js';
 import { errorResponse } from './errors.js';
 import { flakyTestRoutes } from './flaky-test-routes.js';
 import { healthRoutes } from './health-routes.js';
+import { historySearchRoutes } from './history-search-routes.js';
 import { projectAuth } from './project-auth.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { rampRoutes } from './ramp-routes.js';
@@ -27,6 +28,7 @@ import { runRoutes } from './run-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { verdictRoutes } from './verdict-routes.js';
+import { viewerRoutes } from './viewer-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 export interface AppDeps {
@@ -107,6 +109,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   runRoutes(api, { ...domain, clock, caps, bodies, afterIngest: deps.afterIngest ?? inlineAfterIngest() });
   flakyTestRoutes(api, db, clock);
   rampRoutes(api, db, clock);
+  historySearchRoutes(api, db);
   verdictRoutes(api, {
     db,
     clock,
@@ -118,6 +121,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   quarantineRoutes(api, domain, clock, caps);
   webhookRoutes(api, db, clock, caps, webhookTargets);
   tokenRoutes(api, db, caps);
+  viewerRoutes(api, db, caps);
 
   adminRoutes(app, db, deps.operatorToken, deps.ready, caps);
   app.route('/api/v1/projects', api);

@@ -1,5 +1,6 @@
 // Every API call carries a credential: a project's CI token (`sg_…` default-branch, `sgm_…`
-// merge-request: accounts/tokens.ts), an account's admin credential (`sga_…`), or the operator
+// merge-request: accounts/tokens.ts), a project's viewer credential (`sgv_…`, reads only:
+// accounts/viewer-credentials.ts), an account's admin credential (`sga_…`), or the operator
 // credential from the server's environment. This module reads the Authorization header and names
 // the caller; which projects that caller opens is accounts/principal.ts's. Grants are read
 // through a cache of at most a second that any write of this process to those tables empties
@@ -8,6 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { adminGrant } from '../accounts/admin-credentials.js';
 import { type Caller, type Principal, principalFor } from '../accounts/principal.js';
 import { tokenGrant } from '../accounts/tokens.js';
+import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 
@@ -26,13 +28,16 @@ export function isOperator(value: string, operatorToken: string | undefined): bo
   return timingSafeEqual(a, b);
 }
 
-/** Identifies the caller of a bearer credential; 401 when it is none of the three. */
+/** Identifies the caller of a bearer credential; 401 when it is none of them. */
 export async function identify(db: Database, authorization: string | undefined, operatorToken?: string): Promise<Caller> {
   const value = bearer(authorization);
   if (isOperator(value, operatorToken)) return { kind: 'operator', actor: 'operator' };
   if (value.startsWith('sga_')) {
     const grant = await adminGrant(db, value);
     if (grant) return { kind: 'admin', ...grant, actor: `admin:${grant.credentialId}` };
+  } else if (value.startsWith(VIEWER_PREFIX)) {
+    const grant = await viewerGrant(db, value);
+    if (grant) return { kind: 'viewer', projectId: grant.projectId, accountId: grant.accountId, viewerId: grant.viewerId, actor: `viewer:${grant.viewerId}` };
   } else {
     const grant = await tokenGrant(db, value);
     if (grant) return { kind: 'project_token', projectId: grant.projectId, actor: `token:${grant.tokenId}`, scope: grant.scope };

@@ -25,10 +25,10 @@ export function tokenRoutes(api: Hono<AppEnv>, db: Database, caps: BodyCaps): vo
   api.post('/:project/tokens', async (c) => {
     authorizeAdmin(c.get('principal'), 'tokens.write');
     const body = parseBody(TokenCreate, await optionalJsonBody(c, caps.small));
-    return c.json(await createToken(db, c.get('principal').project.projectId, body.name, body.scope), 201);
+    return c.json(await createToken(db, c.get('principal').project.projectId, body.name, body.scope, c.get('principal').actor), 201);
   });
   api.delete('/:project/tokens/:tokenId', async (c) => {
     authorizeAdmin(c.get('principal'), 'tokens.write');
-    return c.json(await revokeToken(db, c.get('principal').project.projectId, uuidParam(c.req.param('tokenId'), 'tokenId')));
+    return c.json(await revokeToken(db, c.get('principal').project.projectId, uuidParam(c.req.param('tokenId'), 'tokenId'), c.get('principal').actor));
   });
 }

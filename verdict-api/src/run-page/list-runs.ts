@@ -60,11 +60,3 @@ export function badge(g: Record<string, unknown> | undefined): GateBadge {
   if (outcomes.includes('not_entitled')) return 'not_entitled';
   return 'none';
 }
-
-/** The badge of one run (its gate verdicts merged over shards). */
-export async function runGateBadge(db: Database, project: Project, runId: string): Promise<GateBadge> {
-  const gates = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT run_id, groupArray(outcome) AS outcomes, max(blocked) AS any_blocked, max(would_have_blocked) AS any_would
-    FROM ${db.t('gate_verdicts')} FINAL WHERE project_id = ${uuid(project.projectId)} AND run_id = ${runId} GROUP BY run_id`);
-  return badge(gates[0]);
-}

@@ -37,7 +37,9 @@ export type TableName =
   | 'api_token_scopes'
   | 'run_claims'
   | 'project_handle_claims'
-  | 'project_stress_flags';
+  | 'project_stress_flags'
+  | 'viewer_credentials'
+  | 'access_audit';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -49,7 +51,7 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials', 'viewer_credentials']);
 /** Tables whose rows are (or make) branch presence: the known ids and inventories follow them. */
 const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence']);
 

@@ -1,21 +1,10 @@
 // A test case's life across runs, for its dashboard page: first seen, whether the gate calls it
-// new (it has never run in CI on the default branch), its recent runs, and what each run's
-// repetitions said, kept apart by who asked for them: organic flakiness (the build repeated it)
-// and the stress gate's findings (deliberate repetition of a new test).
+// new (it has never run in CI on the default branch), and what each run's repetitions said, kept
+// apart by who asked for them: organic flakiness (the build repeated it) and the stress gate's
+// findings (deliberate repetition of a new test). Its recent runs are outcome-history.ts.
 import type { Project } from '../accounts/projects.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
-
-/** One run of the test case. */
-export interface TestCaseRun {
-  runId: string;
-  branch: string;
-  status: string;
-  durationMs: number;
-  isNew: boolean;
-  muted: boolean;
-  ranAt: string;
-}
 
 /** Repetitions of the test case in one run that disagreed (organic) or failed (stress). */
 export interface RepetitionFinding {
@@ -29,18 +18,14 @@ export interface TestCaseHistory {
   firstSeen: string | null;
   /** True when it has never run in CI on the default branch (the gate would stress it). */
   gateCallsNew: boolean;
-  runs: TestCaseRun[];
   organic: RepetitionFinding[];
   stress: RepetitionFinding[];
 }
 
-/** The history of one test case (up to `limit` runs, newest first). */
-export async function testCaseHistory(db: Database, project: Project, testCaseId: string, limit = 50): Promise<TestCaseHistory> {
+/** The history of one test case: when it was first seen, whether it is new to the gate, its repetition findings. */
+export async function testCaseHistory(db: Database, project: Project, testCaseId: string): Promise<TestCaseHistory> {
   const scope = sql`project_id = ${uuid(project.projectId)} AND test_case_id = ${uuid(testCaseId)}`;
-  const [runs, first, presence, reps] = await Promise.all([
-    db.engine.query<Record<string, unknown>>(sql`
-      SELECT run_id, git_branch, toString(status) AS result, duration_ms, is_new, muted, toString(ran_at) AS ran
-      FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} ORDER BY ran DESC, run_id LIMIT ${limit}`),
+  const [first, presence, reps] = await Promise.all([
     db.engine.query<{ seen: string; n: unknown }>(sql`SELECT toString(min(ran_at)) AS seen, count() AS n FROM ${db.t('test_case_runs')} WHERE ${scope}`),
     project.defaultBranch === null
       ? Promise.resolve([])
@@ -55,15 +40,6 @@ export async function testCaseHistory(db: Database, project: Project, testCaseId
   return {
     firstSeen: first[0] && num(first[0].n) > 0 ? first[0].seen : null,
     gateCallsNew: num(presence[0]?.n ?? 0) === 0,
-    runs: runs.map((r) => ({
-      runId: String(r['run_id']),
-      branch: String(r['git_branch']),
-      status: String(r['result']),
-      durationMs: num(r['duration_ms']),
-      isNew: num(r['is_new']) === 1,
-      muted: num(r['muted']) === 1,
-      ranAt: String(r['ran']),
-    })),
     organic: reps.filter((r) => r['origin'] === 'organic' && num(r['failed']) > 0 && num(r['failed']) < num(r['total'])).map(finding),
     stress: reps.filter((r) => r['origin'] === 'stress' && num(r['failed']) > 0).map(finding),
   };

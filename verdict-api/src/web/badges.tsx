@@ -1,9 +1,10 @@
-// Status badges: every status in words as well as colour.
+// Status badges: every status in words as well as colour. The gate's words are the run page
+// headline's and the CLI's report's ("Blocked", "Would have blocked").
 import type { GateBadge } from '../run-page/list-runs.js';
 
 const GATE: Record<GateBadge, [string, string]> = {
   passed: ['passed', 'ok'],
-  failed: ['failed (blocked)', 'bad'],
+  failed: ['blocked', 'bad'],
   would_have_blocked: ['would have blocked', 'warn'],
   guard: ['guard fired', 'info'],
   skipped: ['skipped', 'muted'],

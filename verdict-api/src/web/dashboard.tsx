@@ -8,11 +8,13 @@ import { projectsRoutes } from './projects-routes.js';
 import { quarantineRoutes } from './quarantine-routes.js';
 import { rampRoutes } from './ramp-routes.js';
 import { runsRoutes } from './runs-routes.js';
+import { searchRoutes } from './search-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { STYLESHEET } from './style.js';
 import { testCaseRoutes } from './test-case-routes.js';
 import { tokensRoutes } from './tokens-routes.js';
+import { viewersRoutes } from './viewers-routes.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 import { webhooksRoutes } from './webhooks-routes.js';
 
@@ -48,11 +50,13 @@ export function dashboard(deps: DashboardDeps): Hono<WebEnv> {
   projectsRoutes(web, deps);
   runsRoutes(web, deps);
   testCaseRoutes(web, deps);
+  searchRoutes(web, deps);
   flakyTestsRoutes(web, deps);
   quarantineRoutes(web, deps);
   settingsRoutes(web, deps);
   webhooksRoutes(web, deps);
   tokensRoutes(web, deps);
+  viewersRoutes(web, deps);
   rampRoutes(web, deps);
   return web;
 }

@@ -7,6 +7,9 @@ import type { RepetitionFailure } from '../contract.js';
 import type { GateCandidate } from '../run-page/run-page.js';
 import { ms } from './badges.js';
 
+/** The anchor of a candidate's row (or invocation) in the candidates table. */
+export const candidateAnchor = (testCaseId: string): string => `candidate-${testCaseId}`;
+
 /** The anchor of a candidate's failed repetition (test case ids are UUIDs: safe in an id). */
 export const failureAnchor = (testCaseId: string, repetition: number): string => `failure-${testCaseId}-${repetition}`;
 

@@ -6,15 +6,14 @@
 import type { GateCandidate } from '../run-page/run-page.js';
 import { gateRows, groupLine, invocationFailed, type InvocationGroup } from '../run-page/invocation-groups.js';
 import { candidateTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
-import { StatusBadge } from './badges.js';
-import { CandidateEvidenceView, StripItem } from './failure-evidence.js';
+import { candidateAnchor, CandidateEvidenceView, StripItem } from './failure-evidence.js';
 
 type Link = (id: string, label: string) => unknown;
 
 /** The candidates' table. */
 export function GateCandidatesTable({ candidates, mode, link }: { candidates: GateCandidate[]; mode: string; link: Link }) {
   return (
-    <table>
+    <table class="candidates">
       <thead><tr><th scope="col">Candidate</th><th scope="col">Outcome</th><th scope="col">Repetitions (pass or fail each, with duration; open a failure to see why)</th></tr></thead>
       <tbody>{gateRows(candidates).map((row) => (row.group ? <GroupRow g={row.group} mode={mode} link={link} /> : <CandidateRow c={row.candidate} mode={mode} link={link} />))}</tbody>
     </table>
@@ -23,21 +22,25 @@ export function GateCandidatesTable({ candidates, mode, link }: { candidates: Ga
 
 function CandidateRow({ c, mode, link }: { c: GateCandidate; mode: string; link: Link }) {
   return (
-    <tr data-candidate={c.name}>
-      <td>{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
-      <td><CandidateOutcome c={c} mode={mode} /></td>
-      <td><Strip c={c} /></td>
+    <tr data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
+      <td data-label="Candidate">{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
+      <td data-label="Outcome"><CandidateOutcome c={c} mode={mode} /></td>
+      <td data-label="Repetitions"><Strip c={c} /></td>
     </tr>
   );
 }
 
-/** A candidate's outcome: its badge, how many repetitions failed, and for a timing-sensitive one how it did side by side and alone. */
+/**
+ * A candidate's outcome: its badge, how many repetitions failed, and for a timing-sensitive one how
+ * it did side by side and alone. The badge says what the candidate did under stress, never the
+ * run's verdict (the headline's): a muted failure is grey, a timing-sensitive pass "passed alone".
+ */
 function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
   const timing = candidateTiming(c);
   const failed = c.repetitions.filter((r) => r.status === 'failure').length;
   return (
     <span class="candidate-outcome">
-      <StatusBadge status={c.outcome} />
+      <OutcomeBadge c={c} />
       {timing ? (
         <>
           {` ${timingSensitiveLine(timing)} `}
@@ -48,6 +51,15 @@ function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
       )}
     </span>
   );
+}
+
+const OUTCOME: Record<string, [string, string]> = { passed: ['passed', 'ok'], failed: ['failed', 'bad'], not_stressed: ['not stressed', 'muted'], error: ['not stressed (gate error)', 'warn'] };
+
+function OutcomeBadge({ c }: { c: GateCandidate }) {
+  const [words, tone] = OUTCOME[c.outcome] ?? [c.outcome.replaceAll('_', ' '), 'info'];
+  if (c.outcome === 'failed' && c.muted) return <span class="badge muted">failed (muted: cannot fail the gate)</span>;
+  if (c.outcome === 'passed' && c.timingSensitive !== null) return <span class="badge ok">passed alone</span>;
+  return <span class={`badge ${tone}`}>{words}</span>;
 }
 
 /** A candidate's strip of repetitions, and below it why it failed. */
@@ -68,11 +80,11 @@ function GroupRow({ g, mode, link }: { g: InvocationGroup; mode: string; link: L
   const passed = g.invocations.filter((c) => !notable.includes(c));
   return (
     <tr data-group={g.method}>
-      <td>{g.suite}.{g.method} <span class="badge info">{g.invocations.length} invocations</span></td>
-      <td>{groupLine(g, (index) => index)}</td>
-      <td>
+      <td data-label="Candidate">{g.suite}.{g.method} <span class="badge info">{g.invocations.length} invocations</span></td>
+      <td data-label="Outcome">{groupLine(g, (index) => index)}</td>
+      <td data-label="Repetitions">
         {notable.map((c) => (
-          <div class="invocation" data-candidate={c.name}>
+          <div class="invocation" data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
             <p>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} <CandidateOutcome c={c} mode={mode} /></p>
             <Strip c={c} />
           </div>

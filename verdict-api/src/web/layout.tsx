@@ -1,5 +1,6 @@
 // The page frame: a header with the project's navigation and the sign-out form, then the page.
 import type { Child } from 'hono/jsx';
+import { SearchForm } from './search-form.js';
 
 /** What every page's frame needs. */
 export interface Frame {
@@ -9,6 +10,8 @@ export interface Frame {
   /** The project whose navigation is shown. */
   project?: string;
   csrf?: string;
+  /** Signed in with a viewer credential: the navigation leaves out the admin's pages, forms are not shown. */
+  viewer?: boolean;
 }
 
 /** The HTML document around a page. */
@@ -31,15 +34,21 @@ export function Layout({ frame, children }: { frame: Frame; children?: Child }) 
               <a href={`${p}/flaky-tests`}>Flaky tests</a>
               <a href={`${p}/quarantine`}>Quarantine</a>
               <a href={`${p}/ramp`}>Ramp</a>
-              <a href={`${p}/settings`}>Settings</a>
-              <a href={`${p}/webhooks`}>Webhooks</a>
-              <a href={`${p}/tokens`}>Tokens</a>
+              {!frame.viewer && (
+                <>
+                  <a href={`${p}/settings`}>Settings</a>
+                  <a href={`${p}/webhooks`}>Webhooks</a>
+                  <a href={`${p}/tokens`}>Tokens</a>
+                  <a href={`${p}/viewers`}>Viewers</a>
+                </>
+              )}
             </nav>
           )}
+          {p && <SearchForm base={p} compact />}
           {frame.account && (
             <form method="post" action="/sign-out">
               <input type="hidden" name="csrf" value={frame.csrf ?? ''} />
-              <span>{frame.account} </span>
+              <span>{frame.account}{frame.viewer && ' (viewer)'} </span>
               <button type="submit">Sign out</button>
             </form>
           )}

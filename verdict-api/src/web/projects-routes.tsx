@@ -1,4 +1,4 @@
-// The signed-in account's list of projects.
+// The signed-in account's list of projects (a viewer's session: its one project).
 import type { Hono } from 'hono';
 import { getAccount } from '../accounts/accounts.js';
 import { listProjectsOfAccount } from '../accounts/projects.js';
@@ -10,7 +10,8 @@ import type { DashboardDeps, WebEnv } from './web-env.js';
 export function projectsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
   web.get('/projects', async (c) => {
     const s = c.get('session');
-    const [projects, account] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId)]);
+    const [all, account] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId)]);
+    const projects = s.role === 'viewer' ? all.filter((p) => p.projectId === s.projectId) : all;
     return html(c, <ProjectsPage frame={frame(c, 'Projects')} projects={projects} entitled={account?.stressGateEntitled ?? false} />);
   });
 }

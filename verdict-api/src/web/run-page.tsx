@@ -1,37 +1,48 @@
-// The run page: its test cases with the New badge, failures, the flaky section (organic and
+// The run page: first its headline (the verdict in words, and each test that decided it with why
+// it failed and the command that reruns it: run-page-headline.tsx), then the run's facts, the
+// gate's verdict with a strip per candidate, each failed repetition of which opens its failure
+// (gate-candidates.tsx, failure-evidence.tsx), the failures, the flaky section (organic and
 // stress findings under their own labels; a timing-sensitive test as such; the new invocations of
-// one method as one row) and the gate's verdict with a strip per candidate, each failed repetition
-// of which opens its failure (gate-candidates.tsx, failure-evidence.tsx).
+// one method as one row) and the test cases. One verdict a run, in the headline; the first pass
+// and each candidate's outcome are said in words scoped to what they judge.
 import type { StressParameters } from '../contract.js';
-import type { GateBadge } from '../run-page/list-runs.js';
-import type { FlakyFinding, RunPage } from '../run-page/run-page.js';
+import type { FlakyFinding, GateCandidate, RunPage } from '../run-page/run-page.js';
 import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
+import { runHeadline } from '../run-page/run-headline.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
-import { GateBadgeView, ms, StatusBadge } from './badges.js';
+import { ms, StatusBadge } from './badges.js';
 import { GateCandidatesTable } from './gate-candidates.js';
 import { Layout, type Frame } from './layout.js';
+import { RunHeadlineView } from './run-page-headline.js';
 
 const GUARD_WORDS: Record<string, string> = { premise: 'premise', bulk_change: 'bulk change', candidate_cap: 'candidate cap', ceiling: 'wall-clock ceiling' };
 
 /** The run page. */
-export function RunPageView({ frame, page, badge, stress }: { frame: Frame; page: RunPage; badge: GateBadge; stress: StressParameters }) {
+export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPage; stress: StressParameters }) {
   const base = `/projects/${encodeURIComponent(frame.project!)}`;
   const failed = page.testCases.filter((t) => t.status === 'failure');
   const newCount = page.testCases.filter((t) => t.isNew).length;
-  const link = (id: string, label: string) => <a href={`${base}/test-cases/${id}`}>{label}</a>;
+  const testLink = (id: string) => `${base}/test-cases/${id}`;
+  const link = (id: string, label: string) => <a href={testLink(id)}>{label}</a>;
+  const stressed = new Map((page.gate?.candidates ?? []).map((c) => [c.testCaseId, c]));
   return (
     <Layout frame={frame}>
-      <h1>Run <code>{page.runId}</code></h1>
-      <dl class="facts">
-        <dt>Branch</dt><dd>{page.branch}</dd>
-        <dt>Commit</dt><dd><code>{page.commit || '—'}</code></dd>
-        <dt>Status</dt><dd><StatusBadge status={page.status} /></dd>
-        <dt>Duration</dt><dd>{ms(page.durationMs)}</dd>
-        <dt>Started (UTC)</dt><dd>{page.startedAt}</dd>
-        <dt>Shards</dt><dd>{page.shards}</dd>
-        <dt>CI</dt><dd>{page.isCi ? 'yes' : 'no'}</dd>
-        <dt>Gate</dt><dd><GateBadgeView badge={badge} /></dd>
-      </dl>
+      <h1 class="run-title">Run <code>{page.runId}</code></h1>
+      <p class="run-meta">Branch <strong>{page.branch}</strong>, commit <code>{page.commit || '—'}</code>, started {page.startedAt} UTC</p>
+      <RunHeadlineView h={runHeadline(page)} testLink={testLink} />
+
+      <section aria-labelledby="run">
+        <h2 id="run">This run</h2>
+        <dl class="facts">
+          <dt>Branch</dt><dd>{page.branch}</dd>
+          <dt>Commit</dt><dd><code>{page.commit || '—'}</code></dd>
+          <dt>First pass (the build)</dt><dd>{page.status === 'success' ? `passed: none of its ${page.testCases.length} test cases failed` : `failed: ${failed.length} of its ${page.testCases.length} test cases failed`}</dd>
+          <dt>Duration</dt><dd>{ms(page.durationMs)}</dd>
+          <dt>Started (UTC)</dt><dd>{page.startedAt}</dd>
+          <dt>Shards</dt><dd>{page.shards}</dd>
+          <dt>CI</dt><dd>{page.isCi ? 'yes' : 'no'}</dd>
+        </dl>
+      </section>
 
       <section aria-labelledby="gate">
         <h2 id="gate">The stress gate's verdict</h2>
@@ -40,10 +51,10 @@ export function RunPageView({ frame, page, badge, stress }: { frame: Frame; page
 
       <section aria-labelledby="failures">
         <h2 id="failures">Failures ({failed.length})</h2>
-        {failed.length === 0 ? <p>No test failed.</p> : (
+        {failed.length === 0 ? <p>No test failed in the build.</p> : (
           <table>
             <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">Quarantine</th></tr></thead>
-            <tbody>{failed.map((t) => <tr><td>{link(t.testCaseId, `${t.suite}.${t.name}`)}</td><td><code>{t.module}</code></td><td>{t.muted ? <span class="badge muted">muted: failure masked</span> : '—'}</td></tr>)}</tbody>
+            <tbody>{failed.map((t) => <tr><td data-label="Test">{link(t.testCaseId, `${t.suite}.${t.name}`)}</td><td data-label="Module"><code>{t.module}</code></td><td data-label="Quarantine">{t.muted ? <span class="badge muted">muted: failure masked</span> : '—'}</td></tr>)}</tbody>
           </table>
         )}
       </section>
@@ -61,15 +72,16 @@ export function RunPageView({ frame, page, badge, stress }: { frame: Frame; page
       <section aria-labelledby="cases">
         <h2 id="cases">Test cases ({page.testCases.length}, {newCount} new)</h2>
         <table>
-          <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col">Badges</th></tr></thead>
+          <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">First pass</th><th scope="col">Stress gate</th><th scope="col" class="num">Duration</th><th scope="col">Badges</th></tr></thead>
           <tbody>
             {page.testCases.map((t) => (
               <tr>
-                <td>{link(t.testCaseId, `${t.suite}.${t.name}`)}</td>
-                <td><code>{t.module}</code></td>
-                <td><StatusBadge status={t.status} /></td>
-                <td class="num">{ms(t.durationMs)}</td>
-                <td>{t.isNew && <span class="badge info">New</span>} {t.muted && <span class="badge muted">muted</span>}</td>
+                <td data-label="Test">{link(t.testCaseId, `${t.suite}.${t.name}`)}</td>
+                <td data-label="Module"><code>{t.module}</code></td>
+                <td data-label="First pass"><StatusBadge status={t.status} /></td>
+                <td data-label="Stress gate"><StressCell c={stressed.get(t.testCaseId)} /></td>
+                <td data-label="Duration" class="num">{ms(t.durationMs)}</td>
+                <td data-label="Badges">{t.isNew && <span class="badge info">New</span>} {t.muted && <span class="badge muted">muted</span>}</td>
               </tr>
             ))}
           </tbody>
@@ -77,6 +89,16 @@ export function RunPageView({ frame, page, badge, stress }: { frame: Frame; page
       </section>
     </Layout>
   );
+}
+
+/** A test case's outcome under the stress gate, in words scoped to the stress pass: "failed 2 of 10 under stress". */
+function StressCell({ c }: { c: GateCandidate | undefined }) {
+  if (!c) return <>—</>;
+  const failed = c.repetitions.filter((r) => r.status === 'failure').length;
+  if (c.outcome === 'not_stressed' || c.outcome === 'error') return <span class="badge muted">not stressed</span>;
+  if (c.timingSensitive !== null && failed === 0) return <span class={`badge ${c.outcome === 'failed' && !c.muted ? 'bad' : 'warn'}`}>failed {c.timingSensitive.failures} of {c.timingSensitive.repetitions} side by side, passed alone</span>;
+  if (failed === 0) return <span class="badge ok">passed {c.repetitions.length} of {c.repetitions.length} under stress</span>;
+  return <span class={`badge ${c.muted ? 'muted' : 'bad'}`}>failed {failed} of {c.repetitions.length} under stress{c.muted && ' (muted)'}</span>;
 }
 
 function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>; stress: StressParameters; link: (id: string, label: string) => unknown }) {
@@ -91,8 +113,8 @@ function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>;
         <dt>Stressed</dt><dd>{gate.stressed}</dd>
         <dt>Excluded</dt><dd>{gate.excluded}{gate.excluded > 0 && ` (too slow: over ${ms(slowest.maxDurationMs)}, beyond the repetition curve)`}</dd>
         <dt>Not stressed</dt><dd>{gate.notStressed}</dd>
-        <dt>Guard</dt><dd>{gate.guard ? <span><span class="badge info">{GUARD_WORDS[gate.guard.name] ?? gate.guard.name} fired</span> count {gate.guard.count}: {gate.guard.reason}</span> : 'none fired'}</dd>
-        <dt>Blocked</dt><dd>{gate.blocked ? <span class="badge bad">blocked the merge request</span> : gate.wouldHaveBlocked ? <span class="badge warn">would have blocked (report mode)</span> : <span class="badge ok">did not block</span>}</dd>
+        <dt>Guard</dt><dd>{gate.guard ? `${GUARD_WORDS[gate.guard.name] ?? gate.guard.name} fired, count ${gate.guard.count}: ${gate.guard.reason}` : 'none fired'}</dd>
+        <dt>Blocked</dt><dd>{gate.blocked ? 'blocked the merge request' : gate.wouldHaveBlocked ? 'would have blocked (report mode)' : 'did not block'}</dd>
         <dt>Shards with a verdict</dt><dd>{gate.shards}</dd>
         <dt>Time the gate added</dt><dd>{gate.stressPassMs === null ? 'not recorded' : ms(gate.stressPassMs)}</dd>
       </dl>
@@ -110,10 +132,10 @@ function FlakyRow({ f, mode }: { f: FlakyFinding; mode: string | undefined }) {
   const timing = findingTiming(f);
   return (
     <tr>
-      <td>{f.suite}.{f.name}</td>
-      <td><code>{f.module}</code></td>
-      <td>{timing ? timingSensitiveLine(timing) : `failed ${f.failed} of ${f.repetitions}`}</td>
-      <td>
+      <td data-label="Test">{f.suite}.{f.name}</td>
+      <td data-label="Module"><code>{f.module}</code></td>
+      <td data-label="Disagreed">{timing ? timingSensitiveLine(timing) : `failed ${f.failed} of ${f.repetitions}`}</td>
+      <td data-label="Found by">
         {f.caughtBy === 'stress_gate' ? <Caught /> : <span class="badge info">organic: the build repeated it in this run</span>}
         {timing && <> <span class={`badge ${timing.blocking ? 'bad' : 'info'}`}>{timingSensitiveVerdict(timing, mode)}</span></>}
       </td>
@@ -125,10 +147,10 @@ function FlakyRow({ f, mode }: { f: FlakyFinding; mode: string | undefined }) {
 function FlakyGroupRow({ g }: { g: InvocationGroup }) {
   return (
     <tr data-group={g.method}>
-      <td>{g.suite}.{g.method}</td>
-      <td><code>{g.module}</code></td>
-      <td>{groupLine(g, (index) => index)}</td>
-      <td><Caught /></td>
+      <td data-label="Test">{g.suite}.{g.method}</td>
+      <td data-label="Module"><code>{g.module}</code></td>
+      <td data-label="Disagreed">{groupLine(g, (index) => index)}</td>
+      <td data-label="Found by"><Caught /></td>
     </tr>
   );
 }

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { RunId } from '../contract.js';
 import { VerdictApiError } from '../errors/errors.js';
-import { listRuns, runGateBadge } from '../run-page/list-runs.js';
+import { listRuns } from '../run-page/list-runs.js';
 import { runPage } from '../run-page/run-page.js';
 import { frame, html, notFound, projectOf } from './respond.js';
 import { RunPageView } from './run-page.js';
@@ -25,7 +25,7 @@ export function runsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
     if (!v.is(RunId, runId)) return notFound(c, 'No such run.');
     try {
       const page = await runPage(db, p.project, runId);
-      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} badge={await runGateBadge(db, p.project, runId)} stress={p.project.stress} />);
+      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} stress={p.project.stress} />);
     } catch (e) {
       if (e instanceof VerdictApiError && e.code === 'NOT_FOUND') return notFound(c, 'No such run in this project.');
       throw e;

@@ -1,14 +1,20 @@
 // Signing in and out, and the session every other page needs. Signing in with an account's admin
-// credential opens a session (HttpOnly cookie); every later form carries the session's CSRF token
-// and every POST must come from this origin.
+// credential, or a project's viewer credential, opens a session (HttpOnly cookie); every later
+// form carries the session's CSRF token and every POST must come from this origin. A viewer's
+// session posts nothing but its sign-out. A CI token never signs in. Sign-in lands on the page
+// that sent the browser to it (`next`, a path of this dashboard only: next-path.ts).
 import type { Context, Hono } from 'hono';
 import { getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
-import { endSession, openSession, sessionOf } from '../accounts/sessions.js';
+import { getProject } from '../accounts/projects.js';
+import { endSession, openSession, type SessionGrant, sessionOf } from '../accounts/sessions.js';
+import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
+import type { Database } from '../storage/database.js';
 import { incomingOf } from '../limits/read-body.js';
 import { RateLimiter } from '../limits/rate-limit.js';
 import { takeForm } from './forms.js';
-import { html } from './respond.js';
+import { safeNextPath, signInPathFor } from './next-path.js';
+import { html, viewerRefused } from './respond.js';
 import { clearSessionCookie, csrfMatches, sameOrigin, sessionSecret, setSessionCookie } from './session.js';
 import { MessagePage, SignInPage } from './sign-in-page.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
@@ -22,6 +28,27 @@ function clientAddress(c: Context): string {
   return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
 }
 
+/** What a credential typed at the sign-in form grants: an admin credential's account, a viewer credential's project; a CI token or anything else, nothing. */
+async function signInGrant(db: Database, credential: string): Promise<SessionGrant | null> {
+  if (credential.length >= 200) return null;
+  if (credential.startsWith('sga_')) {
+    const grant = await adminGrant(db, credential);
+    return grant && { ...grant, role: 'admin' };
+  }
+  if (credential.startsWith(VIEWER_PREFIX)) {
+    const grant = await viewerGrant(db, credential);
+    return grant && { accountId: grant.accountId, credentialId: grant.viewerId, role: 'viewer', projectId: grant.projectId };
+  }
+  return null;
+}
+
+/** Where a session lands when no page was asked for: an admin on the account's projects, a viewer on its project's runs. */
+async function landing(db: Database, grant: SessionGrant): Promise<string> {
+  if (grant.role === 'admin') return '/projects';
+  const project = await getProject(db, grant.projectId);
+  return project ? `/projects/${encodeURIComponent(project.handle)}/runs` : '/projects';
+}
+
 /**
  * Adds GET/POST /sign-in, then the session check that every route added after it passes through
  * (no live session: to /sign-in; a POST without its CSRF token or from elsewhere: 403), then POST /sign-out.
@@ -30,7 +57,7 @@ export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
   const { db, clock } = deps;
   const signIns = new RateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PER_SECOND);
 
-  web.get('/sign-in', (c) => html(c, <SignInPage />));
+  web.get('/sign-in', (c) => html(c, <SignInPage next={safeNextPath(c.req.query('next'))} />));
   web.post('/sign-in', async (c) => {
     if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
     // A client address over its failed sign-ins is refused before its credential is looked at:
@@ -45,14 +72,15 @@ export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
     if (refused) return refused;
     const form = await c.req.parseBody();
     const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
-    const grant = credential.startsWith('sga_') && credential.length < 200 ? await adminGrant(db, credential) : null;
+    const next = safeNextPath(form['next']);
+    const grant = await signInGrant(db, credential);
     if (!grant) {
       signIns.take(client);
-      return html(c, <SignInPage error="credential: not a valid admin credential." />, 400);
+      return html(c, <SignInPage next={next} error="credential: not a valid admin credential or viewer credential (a CI token cannot sign in)." />, 400);
     }
-    const { secret, session } = await openSession(db, grant, clock());
-    setSessionCookie(c, secret, session.expiresAt, deps.publicUrl);
-    return c.redirect('/projects', 303);
+    const { secret, expiresAt } = await openSession(db, grant, clock());
+    setSessionCookie(c, secret, expiresAt, deps.publicUrl);
+    return c.redirect(next ?? (await landing(db, grant)), 303);
   });
 
   // Every other page needs a live session; every POST its CSRF token and this origin.
@@ -61,11 +89,15 @@ export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
     const session = secret && secret.length < 100 ? await sessionOf(db, secret, clock()) : null;
     if (!session) {
       if (secret) clearSessionCookie(c, deps.publicUrl);
-      return c.redirect('/sign-in', 303);
+      // A page asked for comes back after sign-in; a form sent without a session does not.
+      const asked = new URL(c.req.url);
+      return c.redirect(c.req.method === 'GET' ? signInPathFor(`${asked.pathname}${asked.search}`) : '/sign-in', 303);
     }
     const account = await getAccount(db, session.accountId);
     c.set('session', session);
     c.set('accountName', account?.name ?? 'account');
+    // A viewer changes nothing: every form but its sign-out is refused before it is read.
+    if (session.role === 'viewer' && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.path !== '/sign-out') return viewerRefused(c);
     if (c.req.method === 'POST') {
       const refused = await takeForm(c, deps.caps.form);
       if (refused) return refused;

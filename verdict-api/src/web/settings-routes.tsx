@@ -15,13 +15,13 @@ export function settingsRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps):
     html(c, <SettingsPage frame={frame(c, 'Settings', p.project.handle)} project={p.project} entitled={p.account.stressGateEntitled} audit={await settingsAudit(db, p.project.projectId)} {...extra} />, status);
 
   web.get('/projects/:project/settings', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     return settingsView(c, p);
   });
 
   web.post('/projects/:project/settings', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const f = await formOf(c);
     const number = (k: string) => (text(f, k) === '' ? undefined : Number(text(f, k)));

@@ -1,13 +1,15 @@
-// A test case page: identity, first seen, whether the gate calls it new, its runs, organic
-// flakiness and stress findings labelled apart, its flaky mark and history, and its quarantine
-// with the controls to change it.
+// A test case page: identity, first seen, whether the gate calls it new, organic flakiness and
+// stress findings labelled apart, its flaky mark and history, its quarantine with the controls to
+// change it, and its outcomes over its recent runs (a chart and the same runs as a table).
+import type { OutcomeHistory } from '../test-case/outcome-history.js';
 import type { TestCaseHistory } from '../test-case/test-case-history.js';
 import type { TestCasePage } from '../test-case/test-case-page.js';
-import { ms, StatusBadge } from './badges.js';
+import { StatusBadge } from './badges.js';
 import { Csrf, Layout, type Frame } from './layout.js';
+import { TestHistorySection } from './test-history-section.js';
 
 /** The test case page. */
-export function TestCasePageView({ frame, page, history, notice }: { frame: Frame; page: TestCasePage; history: TestCaseHistory; notice?: string }) {
+export function TestCasePageView({ frame, page, history, outcomes, notice }: { frame: Frame; page: TestCasePage; history: TestCaseHistory; outcomes: OutcomeHistory; notice?: string }) {
   const base = `/projects/${encodeURIComponent(frame.project!)}`;
   const q = page.quarantine;
   return (
@@ -25,8 +27,11 @@ export function TestCasePageView({ frame, page, history, notice }: { frame: Fram
         <dt>Quarantine</dt><dd><span class="quarantine-state"><StatusBadge status={q.state} /></span>{q.state !== 'enabled' && ` by ${q.owner}: ${q.reason}${q.expiresAt ? `, until ${q.expiresAt} UTC` : ''}`}</dd>
       </dl>
 
+      <TestHistorySection history={outcomes} base={base} />
+
       <section aria-labelledby="quarantine">
         <h2 id="quarantine">Quarantine</h2>
+        {frame.viewer ? <p>You are signed in as a viewer: an account admin changes the quarantine.</p> : <>
         <form class="stack" method="post" action={`${base}/test-cases/${page.testCaseId}/quarantine`}>
           <Csrf token={frame.csrf!} />
           <label>State
@@ -49,6 +54,7 @@ export function TestCasePageView({ frame, page, history, notice }: { frame: Fram
             <button type="submit">Unquarantine</button>
           </form>
         )}
+        </>}
         <h3>Quarantine history</h3>
         {page.quarantineAudit.length === 0 ? <p>Never quarantined.</p> : (
           <table>
@@ -73,21 +79,6 @@ export function TestCasePageView({ frame, page, history, notice }: { frame: Fram
         )}
       </section>
 
-      <section aria-labelledby="runs">
-        <h2 id="runs">Runs ({history.runs.length})</h2>
-        <table>
-          <thead><tr><th scope="col">Run</th><th scope="col">Branch</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col">Badges</th><th scope="col">When (UTC)</th></tr></thead>
-          <tbody>
-            {history.runs.map((r) => (
-              <tr>
-                <td><a href={`${base}/runs/${encodeURIComponent(r.runId)}`}><code>{r.runId.slice(0, 13)}</code></a></td>
-                <td>{r.branch}</td><td><StatusBadge status={r.status} /></td><td class="num">{ms(r.durationMs)}</td>
-                <td>{r.isNew && <span class="badge info">New</span>} {r.muted && <span class="badge muted">muted</span>}</td><td>{r.ranAt}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
     </Layout>
   );
 }

@@ -5,6 +5,7 @@ import { VerdictApiError } from '../errors/errors.js';
 import { isUuid } from '../identity/uuid.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
 import { unquarantine } from '../quarantine/unquarantine.js';
+import { outcomeHistory } from '../test-case/outcome-history.js';
 import { testCaseHistory } from '../test-case/test-case-history.js';
 import { testCasePage } from '../test-case/test-case-page.js';
 import { parseQuarantineWrite } from '../validation/parse-body.js';
@@ -17,8 +18,8 @@ import type { DashboardDeps, WebEnv } from './web-env.js';
 export function testCaseRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
   const { db, clock } = deps;
   const testCaseView = async (c: Context<WebEnv>, p: Principal, id: string, extra: { notice?: string } = {}, status: 200 | 400 = 200) => {
-    const [page, history] = await Promise.all([testCasePage(db, p.project, id, clock()), testCaseHistory(db, p.project, id)]);
-    return html(c, <TestCasePageView frame={frame(c, `${page.suite}.${page.name}`, p.project.handle)} page={page} history={history} {...extra} />, status);
+    const [page, history, outcomes] = await Promise.all([testCasePage(db, p.project, id, clock()), testCaseHistory(db, p.project, id), outcomeHistory(db, p.project, id)]);
+    return html(c, <TestCasePageView frame={frame(c, `${page.suite}.${page.name}`, p.project.handle)} page={page} history={history} outcomes={outcomes} {...extra} />, status);
   };
 
   web.get('/projects/:project/test-cases/:testCaseId', async (c) => {
@@ -35,7 +36,7 @@ export function testCaseRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
   });
 
   web.post('/projects/:project/test-cases/:testCaseId/quarantine', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const id = c.req.param('testCaseId');
     if (!isUuid(id)) return notFound(c, 'No such test case.');

@@ -1,11 +1,13 @@
 // A project's CI tokens: listed (never shown again), named, created (shown once) and revoked.
+import type { AccessAuditEntry } from '../accounts/access-audit.js';
 import type { TokenInfo } from '../accounts/tokens.js';
+import { AccessAuditTable } from './access-audit-table.js';
 import { Csrf, Layout, type Frame } from './layout.js';
 
 const SCOPE_WORDS: Record<TokenInfo['scope'], string> = { 'default-branch': 'default branch', 'merge-request': 'merge requests' };
 
 /** The tokens page; `created` is a token just issued, shown this once. */
-export function TokensPage({ frame, tokens, created, error }: { frame: Frame; tokens: TokenInfo[]; created?: { name: string; token: string; scope: TokenInfo['scope'] }; error?: string }) {
+export function TokensPage({ frame, tokens, audit, created, error }: { frame: Frame; tokens: TokenInfo[]; audit: AccessAuditEntry[]; created?: { name: string; token: string; scope: TokenInfo['scope'] }; error?: string }) {
   const base = `/projects/${encodeURIComponent(frame.project!)}`;
   return (
     <Layout frame={frame}>
@@ -41,6 +43,8 @@ export function TokensPage({ frame, tokens, created, error }: { frame: Frame; to
         </fieldset>
         <button type="submit">Create token</button>
       </form>
+      <h2>Changes</h2>
+      <AccessAuditTable audit={audit} what="token" />
     </Layout>
   );
 }

@@ -19,13 +19,13 @@ export function webhooksRoutes(web: Hono<WebEnv>, { db, clock, webhookTargets }:
   };
 
   web.get('/projects/:project/webhooks', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     return webhooksView(c, p);
   });
 
   web.post('/projects/:project/webhooks', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const f = await formOf(c);
     try {
@@ -39,7 +39,7 @@ export function webhooksRoutes(web: Hono<WebEnv>, { db, clock, webhookTargets }:
   });
 
   web.post('/projects/:project/webhooks/:webhookId/delete', async (c) => {
-    const p = await projectOf(db, c);
+    const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const id = c.req.param('webhookId');
     if (!isUuid(id)) return notFound(c, 'No such webhook.');

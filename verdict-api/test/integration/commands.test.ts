@@ -15,6 +15,9 @@ import { migrate } from '../../src/storage/migrate.js';
 import { createAccount, getAccount } from '../../src/accounts/accounts.js';
 import { serverUrl } from '../support/engines.js';
 import { AUTH_TTL_MS } from '../../src/storage/read-cache.js';
+import { openServerEngine } from '../../src/storage/server-engine.js';
+import { accessAudit } from '../../src/accounts/access-audit.js';
+import { getProjectByHandle } from '../../src/accounts/projects.js';
 
 const BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
 const run = promisify(execFile);
@@ -58,6 +61,19 @@ describe('verdict-api commands against a clickhouse-server', () => {
     const ready = await fetch(`${url}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', engine: 'server' });
     expect(ready.headers.get('x-request-id')).toMatch(/.+/);
+  });
+
+  it('creates, lists and revokes a viewer credential of a project, and the audit names the command', async () => {
+    const created = await admin('create-viewer', '--project', 'shop', '--name', 'team-checkout');
+    expect(created).toMatchObject({ project: 'shop', name: 'team-checkout', credential: expect.stringMatching(/^sgv_/) });
+    expect((await admin('list-viewers', '--project', 'shop')).viewers).toEqual([expect.objectContaining({ viewerId: created.viewerId, name: 'team-checkout', revoked: false })]);
+    expect(await admin('revoke-viewer', '--project', 'shop', '--viewer-id', created.viewerId)).toMatchObject({ viewerId: created.viewerId, revoked: true });
+    const db = database(openServerEngine({ url: serverUrl() }), env.CLICKHOUSE_DATABASE);
+    try {
+      expect((await accessAudit(db, (await getProjectByHandle(db, 'shop'))!.projectId, 'viewer')).map((e) => [e.action, e.actor])).toEqual([['revoked', 'cli'], ['created', 'cli']]);
+    } finally {
+      await db.engine.close();
+    }
   });
 
   it('refuses to start with a bad setting, naming it', async () => {

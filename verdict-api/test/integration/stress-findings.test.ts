@@ -145,7 +145,8 @@ describe.each(ENGINES)('timing-sensitive tests and invocation groups on %s Click
       const before = await seedProject(db, `pre0036-${kind}`);
       const { call: oldCall } = testApp(db);
       expect((await oldCall('POST', `/api/v1/projects/${before.handle}/runs`, before.token, run('r1', ['x'], { branch: 'feature/x' }))).status).toBe(201);
-      expect(await migrate(db.engine, name)).toEqual(['0036_create_gate_timing_sensitive']);
+      // Up to 0036 only: later migrations are not this test's concern.
+      expect(await migrate(db.engine, name, loadMigrations().filter((m) => m.version <= '0036'))).toEqual(['0036_create_gate_timing_sensitive']);
       for (const statement of loadMigrations().find((m) => m.version === '0036')!.statements) await db.engine.command(new Sql(statement.replaceAll('{db}', ident(name).text)));
       expect((await oldCall('POST', `/api/v1/projects/${before.handle}/runs/r1/gate`, before.token, gateBody([{ ...timingCase('x', 'passed'), name: 'x' }], 'passed'))).status).toBe(201);
       const read = (await oldCall('GET', `/api/v1/projects/${before.handle}/runs/r1`, before.token)).body!;
