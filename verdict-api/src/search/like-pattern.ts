@@ -4,5 +4,5 @@
 
 /** `%text%`, with the text's LIKE wildcards and backslashes escaped by a backslash. */
 export function containsPattern(text: string): string {
-  return `%${text}%`;
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

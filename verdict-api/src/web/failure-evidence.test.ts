@@ -32,7 +32,7 @@ const page = (c: GateCandidate): RunPage => ({
   flaky: [{ module: c.module, suite: c.suite, name: c.name, caughtBy: 'stress_gate', failed: 3, repetitions: 10 }],
   gate: { mode: 'enforce', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: true, wouldHaveBlocked: true, shards: 1, stressPassMs: 2000, detection: null, candidates: [c] },
 });
-const render = (c: GateCandidate) => String(RunPageView({ frame: { title: 'Run r1', project: 'demo', account: 'a', csrf: 'x' }, page: page(c), badge: 'failed', stress: DEFAULT_STRESS_PARAMETERS }));
+const render = (c: GateCandidate) => String(RunPageView({ frame: { title: 'Run r1', project: 'demo', account: 'a', csrf: 'x' }, page: page(c), stress: DEFAULT_STRESS_PARAMETERS }));
 const strip = (html: string) => html.slice(html.indexOf('<ol class="strip"'), html.indexOf('</ol>', html.indexOf('<ol class="strip"')) + 5);
 
 describe('the run page: why a candidate failed', () => {

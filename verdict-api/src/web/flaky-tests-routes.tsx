@@ -1,6 +1,8 @@
-// A project's flaky tests.
+// A project's flaky tests, and apart from them the stress gate's catches before merge in the same window.
 import type { Hono } from 'hono';
+import { DAY_MS } from '../clock/clock.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
+import { gateCatches } from '../run-page/gate-catches.js';
 import { FlakyTestsPage } from './flaky-tests-page.js';
 import { frame, html, projectOf } from './respond.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
@@ -10,7 +12,9 @@ export function flakyTestsRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps
   web.get('/projects/:project/flaky-tests', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
-    const r = await flakyTests(db, p.project, clock());
-    return html(c, <FlakyTestsPage frame={frame(c, 'Flaky tests', p.project.handle)} windowDays={r.windowDays} tests={r.tests} />);
+    const now = clock();
+    const r = await flakyTests(db, p.project, now);
+    const catches = await gateCatches(db, p.project, new Date(now.getTime() - r.windowDays * DAY_MS));
+    return html(c, <FlakyTestsPage frame={frame(c, 'Flaky tests', p.project.handle)} windowDays={r.windowDays} tests={r.tests} catches={catches} />);
   });
 }

@@ -4,7 +4,7 @@ import type { RunPage } from '../run-page/run-page.js';
 import { id, invocations, pageOf, timingSensitive } from '../../test/support/stress-findings.js';
 import { RunPageView } from './run-page.js';
 
-const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, badge: 'failed', stress: DEFAULT_STRESS_PARAMETERS }));
+const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, stress: DEFAULT_STRESS_PARAMETERS }));
 /** The part of the page from `start` to the end of the element that starts there. */
 const section = (html: string, heading: string) => html.slice(html.indexOf(heading), html.indexOf('</section>', html.indexOf(heading)));
 const gateTable = (html: string) => section(html, 'id="gate"');
@@ -16,7 +16,7 @@ describe('the run page: the new invocations of one method are one row', () => {
   it('gives the method one row of the gate table, with its count and failing invocations', () => {
     const gate = gateTable(html);
     expect(gate.match(/<tr data-/g)).toHaveLength(1);
-    expect(gate).toContain('<tr data-group="adds(int)"><td>com.shop.CheckoutTest.adds(int) <span class="badge info">100 invocations</span></td><td>100 invocations, 10 repetitions each, 2 failed: [37] 3 of 10, [81] 1 of 10; 98 passed</td>');
+    expect(gate).toContain('<tr data-group="adds(int)"><td data-label="Candidate">com.shop.CheckoutTest.adds(int) <span class="badge info">100 invocations</span></td><td data-label="Outcome">100 invocations, 10 repetitions each, 2 failed: [37] 3 of 10, [81] 1 of 10; 98 passed</td>');
   });
 
   it('shows each failing invocation with its strip and why it failed, and lists the passing ones behind a disclosure', () => {
@@ -34,7 +34,7 @@ describe('the run page: the new invocations of one method are one row', () => {
   it('gives the method one row of the flaky section', () => {
     const flaky = flakyTable(html);
     expect(flaky.match(/<tr/g)).toHaveLength(1 + 1);
-    expect(flaky).toContain('<tr data-group="adds(int)"><td>com.shop.CheckoutTest.adds(int)</td><td><code>:app</code></td><td>100 invocations, 10 repetitions each, 2 failed: [37] 3 of 10, [81] 1 of 10; 98 passed</td>');
+    expect(flaky).toContain('<tr data-group="adds(int)"><td data-label="Test">com.shop.CheckoutTest.adds(int)</td><td data-label="Module"><code>:app</code></td><td data-label="Disagreed">100 invocations, 10 repetitions each, 2 failed: [37] 3 of 10, [81] 1 of 10; 98 passed</td>');
   });
 
   it('escapes a hostile invocation name', () => {
@@ -49,7 +49,7 @@ describe('the run page: a timing-sensitive test', () => {
   it('says it failed side by side and passed alone, not blocking, with its side-by-side evidence and reproduce command', () => {
     const html = render(pageOf([timingSensitive(1, 'waits')]));
     const gate = gateTable(html);
-    expect(gate).toContain('<span class="badge ok">passed</span> failed 2 of 10 side by side, passed 10 alone: timing-sensitive <span class="badge warn">not blocking (a project setting makes it block)</span>');
+    expect(gate).toContain('<span class="badge ok">passed alone</span> failed 2 of 10 side by side, passed 10 alone: timing-sensitive <span class="badge warn">not blocking (a project setting makes it block)</span>');
     // The strip is the alone run: ten passes, none opens a failure.
     const strip = gate.slice(gate.indexOf('<ol class="strip"'), gate.indexOf('</ol>'));
     expect(strip.match(/<li class="ok"/g)).toHaveLength(10);
@@ -59,7 +59,7 @@ describe('the run page: a timing-sensitive test', () => {
     expect(gate).toContain(`<a href="#failure-${id(1)}-7">#7</a>`);
     expect(gate).toContain('<pre class="message">waited 5 s</pre>');
     expect(gate).toContain('<pre><code>./gradlew :app:test --tests &#39;com.shop.CheckoutTest.waits&#39;</code></pre>');
-    expect(flakyTable(html)).toContain('<td>failed 2 of 10 side by side, passed 10 alone: timing-sensitive</td><td><span class="badge warn">caught by the stress gate: new test, deliberately repeated in fresh JVMs</span> <span class="badge info">not blocking (a project setting makes it block)</span></td>');
+    expect(flakyTable(html)).toContain('<td data-label="Disagreed">failed 2 of 10 side by side, passed 10 alone: timing-sensitive</td><td data-label="Found by"><span class="badge warn">caught by the stress gate: new test, deliberately repeated in fresh JVMs</span> <span class="badge info">not blocking (a project setting makes it block)</span></td>');
   });
 
   it('says it blocked when the project setting made it block', () => {

@@ -34,8 +34,8 @@ describe.each(ENGINES)('test history and search on %s', (kind) => {
   let call: ReturnType<typeof testApp>['call'];
   let app: ReturnType<typeof testApp>['app'];
   const idOf = (project: string, name: string) => testCaseId(project, { module: ':app', suite: SUITE, name });
-  const history = (id: string, query = '', token = p.admin, handle = p.handle) => call('GET', `/api/v1/projects/${handle}/test-cases/${id}/history${query}`, token);
-  const find = (q: string, extra = '', token = p.admin, handle = p.handle) => call('GET', `/api/v1/projects/${handle}/search?q=${encodeURIComponent(q)}${extra}`, token);
+  const history = (id: string, query = '', token: string | null = p.admin, handle = p.handle) => call('GET', `/api/v1/projects/${handle}/test-cases/${id}/history${query}`, token);
+  const find = (q: string, extra = '', token: string | null = p.admin, handle = p.handle) => call('GET', `/api/v1/projects/${handle}/search?q=${encodeURIComponent(q)}${extra}`, token);
   const names = (res: { body: Record<string, any> | null }) => (res.body!.testCases as { name: string }[]).map((c) => c.name);
 
   beforeAll(async () => {
