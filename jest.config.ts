@@ -16,6 +16,7 @@ const shared = {
     '^#contract$': '<rootDir>/../verdict-api/src/contract.ts',
     '^#identity$': '<rootDir>/../verdict-api/src/identity/test-case-id.ts',
     '^#markdown$': '<rootDir>/../verdict-api/src/contract-markdown.ts',
+    '^#reproduce$': '<rootDir>/../verdict-api/src/reproduce-command.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Copies what each npm package needs at run time into that package, so that an installed
 // tarball never refers to this repository's checkout. Sources of truth stay where they are:
-//   contract    verdict-api/dist/{contract,identity/test-case-id,contract-markdown}.{js,d.ts} -> orchestrator/vendor/
-//               (the orchestrator imports them as #contract, #identity and #markdown, see its package.json)
+//   contract    verdict-api/dist/{contract,identity/test-case-id,contract-markdown,reproduce-command}.{js,d.ts} -> orchestrator/vendor/
+//               (the orchestrator imports them as #contract, #identity, #markdown and #reproduce, see its package.json)
 //   plugin      gradle-plugin/build/libs/stress-gate-gradle-plugin.jar and the init-script
 //               template -> orchestrator/gradle-plugin/ (fails when the jar is not built)
 //   migrations  clickhouse/migrations/*.sql -> verdict-api/migrations/
@@ -52,6 +52,7 @@ const tasks = {
       [at('verdict-api', 'dist', 'contract'), 'contract'],
       [at('verdict-api', 'dist', 'identity', 'test-case-id'), 'test-case-id'],
       [at('verdict-api', 'dist', 'contract-markdown'), 'contract-markdown'],
+      [at('verdict-api', 'dist', 'reproduce-command'), 'reproduce-command'],
     ]) {
       files[`${name}.js`] = compiled(`${from}.js`);
       files[`${name}.d.ts`] = compiled(`${from}.d.ts`);

@@ -356,6 +356,44 @@ export const StressTiming = v.object({
 });
 export type StressTiming = v.InferOutput<typeof StressTiming>;
 
+/** Bounds of a reproduce command's parts: words of the build tool and of the build's arguments. */
+export const REPRODUCE_BOUNDS = { word: 4096, buildArgs: 256, chars: 8192, repetitions: 1000 } as const;
+
+/** One word of a command line: any text a process can take as an argument (no NUL), within the bound. */
+const commandWord = v.pipe(
+  v.string(),
+  v.maxLength(REPRODUCE_BOUNDS.word, `must be at most ${REPRODUCE_BOUNDS.word} characters`),
+  v.check((s) => s.isWellFormed(), 'must be well-formed Unicode'),
+  v.check((s) => !s.includes('\0'), 'must not contain NUL'),
+);
+
+/**
+ * How to rerun a candidate as the gate did, in parts: the server quotes them, with the stored test
+ * identity, into the command the run page and the run report show (reproduce-command.ts).
+ */
+export const ReproduceParts = v.pipe(
+  v.object({
+    /** local: installed in the project (`npx --no stress-orchestrator`); package: the scoped package at `version`. */
+    launcher: v.variant('kind', [
+      v.object({ kind: v.literal('local') }),
+      v.object({ kind: v.literal('package'), version: v.pipe(v.string(), v.regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]{1,64})?$/, 'must be a version such as 1.2.3')) }),
+    ]),
+    /** The build tool as the CLI's first words: gradle, mvn or ./mvnw, then optionally --maven-executable <path>. */
+    tool: v.pipe(
+      v.array(commandWord),
+      v.check(
+        (t) => (t.length === 1 && ['gradle', 'mvn', './mvnw'].includes(t[0]!)) || (t.length === 3 && ['mvn', './mvnw'].includes(t[0]!) && t[1] === '--maven-executable' && t[2] !== ''),
+        'must be ["gradle"], ["mvn"] or ["./mvnw"], optionally followed by "--maven-executable" and a path',
+      ),
+    ),
+    /** The build's arguments, as the CLI passed them to the build tool. */
+    buildArgs: v.pipe(v.array(commandWord), v.maxLength(REPRODUCE_BOUNDS.buildArgs, `must hold at most ${REPRODUCE_BOUNDS.buildArgs} words`)),
+    repetitions: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(REPRODUCE_BOUNDS.repetitions, `must be <= ${REPRODUCE_BOUNDS.repetitions}`)),
+  }),
+  v.check((p) => [...p.tool, ...p.buildArgs].reduce((n, w) => n + w.length + 1, 0) <= REPRODUCE_BOUNDS.chars, `tool and buildArgs must hold at most ${REPRODUCE_BOUNDS.chars} characters together`),
+);
+export type ReproduceParts = v.InferOutput<typeof ReproduceParts>;
+
 /** POST /api/v1/projects/:project/runs/:runId/gate: the stress pass as one gated observation. */
 export const GateUpload = v.object({
   shard: v.optional(Shard, { index: 0, total: 1 }),
@@ -385,8 +423,10 @@ export const GateUpload = v.object({
         failureGroups: v.optional(v.pipe(v.array(FailureGroup), v.maxLength(FAILURE_BOUNDS.groupsPerCase, `must hold at most ${FAILURE_BOUNDS.groupsPerCase} groups`)), []),
         /** Failed repetitions whose evidence was left out by the bound. */
         failuresOmitted: v.optional(count, 0),
-        /** The one command that reruns this candidate as the gate did. */
+        /** Older clients' text of the reproduce command: accepted, never stored or shown (the server builds the command from `reproduce`). */
         reproduceCommand: v.optional(v.nullable(text(FAILURE_BOUNDS.reproduceCommand)), null),
+        /** How to rerun this candidate as the gate did (a failed or timing-sensitive one); the server builds the command from it and the identity. */
+        reproduce: v.optional(v.nullable(ReproduceParts), null),
         /**
          * Optional (older clients send none): it failed side by side and passed every repetition run
          * again alone. Its `failures` and `failureGroups` are then the side-by-side ones.

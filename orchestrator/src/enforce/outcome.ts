@@ -3,7 +3,7 @@
 // "passed"; it is "not_stressed" (cut by the ceiling) or "error" (the gate's own trouble: it
 // should have run and left no result). Only a test that disagreed with itself can block: the
 // gate's own trouble never does.
-import type { GateOutcome } from '#contract';
+import type { GateOutcome, ReproduceParts } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';
@@ -32,6 +32,8 @@ export interface CandidateResult extends GateCandidate {
   why: string | null;
   /** The command that reruns it as the gate did, without a server (set when it failed). */
   reproduce?: string;
+  /** That command's parts, uploaded for the server to build the same command from (set with `reproduce`). */
+  reproduceParts?: ReproduceParts;
   /**
    * It failed while its repetitions ran side by side and passed every one run again alone: a
    * timing-sensitive test (a 5 s timeout under load, a race). What failed side by side.

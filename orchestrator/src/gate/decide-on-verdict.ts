@@ -10,7 +10,7 @@ import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { detectionPower } from '../report/detection-power.js';
-import { reproduceCommand } from '../reproduce/reproduce-command.js';
+import { reproduction } from '../reproduce/reproduce-command.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
@@ -93,7 +93,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     }
     const blocks = verdict.parameters.timingSensitiveBlocks ?? false;
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
-    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) r.reproduce = reproduceCommand(deps.build.tool, ctx.gradleArgs, r);
+    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, ctx.gradleArgs, r));
     problems = pass.problems;
   }
   const decision = decideGate(mode, first.exitCode, results, guard);

@@ -24,7 +24,7 @@ import { detectionPower } from '../report/detection-power.js';
 import { renderReport } from '../report/render-report.js';
 import { sectionFor } from '../report/report-document.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
-import { reproduceCommand } from '../reproduce/reproduce-command.js';
+import { reproduction } from '../reproduce/reproduce-command.js';
 import { parseSelector, selected, type TestSelector } from '../reproduce/test-selector.js';
 
 /** The most repetitions `--repetitions` takes. */
@@ -67,7 +67,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
     });
     if (pass.cancelled || cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal) ?? 'SIGINT');
     const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], { ...findingsOf(pass, c.testCaseId), cut: pass.cut || pass.stoppedAtFailure === true }), pass.stoppedAtFailure === true));
-    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) r.reproduce = reproduceCommand(deps.build.tool, buildArgs, r, repetitions ?? undefined);
+    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, buildArgs, r, repetitions ?? undefined));
     const report = localReport(config.runId, first, results, pass, plan.concurrency);
     deps.out(renderReport(report));
     for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${problem}\n`);

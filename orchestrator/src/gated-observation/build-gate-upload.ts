@@ -1,8 +1,8 @@
 // The stress pass as one gated observation (POST …/runs/:runId/gate): every candidate that was not
 // excluded, its repetitions and why it failed; a timing-sensitive one (failed side by side, passed
-// alone) with its side-by-side counts and their evidence. Pure.
-import { FAILURE_BOUNDS, type GateUpload } from '#contract';
-import { cut } from '#markdown';
+// alone) with its side-by-side counts and their evidence, and the parts of its reproduce command. Pure.
+import * as v from 'valibot';
+import { ReproduceParts, type GateUpload } from '#contract';
 import type { GateReport } from '../report/gate-report.js';
 
 /** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */
@@ -56,7 +56,9 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
               failures: evidence?.failures ?? [],
               failureGroups: evidence?.groups ?? [],
               failuresOmitted: evidence?.failuresOmitted ?? 0,
-              reproduceCommand: c.reproduce ? cut(c.reproduce, FAILURE_BOUNDS.reproduceCommand) : null,
+              // The command's parts: the server quotes them with the identity it stores (it shows no text a client sent).
+              // Parts past the contract's bounds (a build with hundreds of arguments) are left out, not the upload.
+              reproduce: c.reproduceParts && v.is(ReproduceParts, c.reproduceParts) ? c.reproduceParts : null,
               // Sent only for a timing-sensitive candidate (an older server ignores the key).
               ...(c.timingSensitive ? { timingSensitive: { failures: c.timingSensitive.failures, repetitions: c.timingSensitive.repetitions } } : {}),
             };

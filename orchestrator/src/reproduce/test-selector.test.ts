@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { reproduceCommand, shellQuote } from './reproduce-command.js';
+import { reproduction, shellWord } from './reproduce-command.js';
+import { parseArgs } from '../args/parse-args.js';
 import { parseSelector, selected, selectorOf } from './test-selector.js';
 
 const id = (module: string, suite: string, name: string) => ({ module, suite, name });
@@ -22,14 +23,31 @@ describe('test selectors', () => {
       expect(selected([parseSelector(selector)], o)).toBe(true);
       expect(selected([parseSelector(selector)], { ...o, name: `${o.name}x` })).toBe(false);
       // What a shell gives the CLI back from the printed word is the selector itself.
-      expect(execFileSync('sh', ['-c', `printf %s ${shellQuote(selector)}`], { encoding: 'utf8' })).toBe(selector);
+      expect(execFileSync('sh', ['-c', `printf %s ${shellWord(selector)}`], { encoding: 'utf8' })).toBe(selector);
     }
   });
 
-  it('print the reproduce command with the build tool and arguments as the gate ran them', () => {
-    expect(reproduceCommand(['gradle'], ['test', '--offline'], id(':app', 'shop.CheckoutTest', 'appliesDiscount'))).toBe(
-      "npx stress-orchestrator gradle test --offline --stress-tests ':app shop.CheckoutTest.appliesDiscount' --repetitions 50",
+  it('print the reproduce command: the launcher, the build tool, the test, then -- and the build arguments as the gate ran them', () => {
+    const pkg = { kind: 'package', version: '0.1.0' } as const;
+    expect(reproduction(['gradle'], ['test', '--offline'], id(':app', 'shop.CheckoutTest', 'appliesDiscount'), 50, pkg).reproduce).toBe(
+      "npx -p @stress-gate/orchestrator@0.1.0 stress-orchestrator gradle --stress-tests ':app shop.CheckoutTest.appliesDiscount' --repetitions 50 -- test --offline",
     );
-    expect(reproduceCommand(['mvn'], ['-B', 'test'], id(':', 'shop.CartTest', 'adds(int, int)[3]'), 20)).toBe("npx stress-orchestrator mvn -B test --stress-tests 'shop.CartTest.adds(int, int)[3]' --repetitions 20");
+    expect(reproduction(['mvn'], ['-B', 'test'], id(':', 'shop.CartTest', 'adds(int, int)[3]'), 20, { kind: 'local' }).reproduce).toBe(
+      "npx --no stress-orchestrator mvn --stress-tests 'shop.CartTest.adds(int, int)[3]' --repetitions 20 -- -B test",
+    );
+    // A build argument spelled like the CLI's own option goes to the build, after --.
+    const r = reproduction(['gradle'], ['test', '--project', 'x'], id(':app', 'a.B', 'c'), 50, pkg);
+    expect(r.reproduce).toMatch(/ -- test --project x$/);
+    expect(r.reproduceParts).toEqual({ launcher: pkg, tool: ['gradle'], buildArgs: ['test', '--project', 'x'], repetitions: 50 });
+    // No build arguments: no --.
+    expect(reproduction(['gradle'], [], id(':app', 'a.B', 'c'), 50, pkg).reproduce).toMatch(/--repetitions 50$/);
+  });
+
+  it('the printed words parse back to the same test and build arguments', () => {
+    const r = reproduction(['./mvnw', '--maven-executable', '/opt/maven/bin/mvn'], ['-Dx=--stress-tests', 'verify'], id(':core', 'a.B', 'c'), 7, { kind: 'local' });
+    const words = execFileSync('sh', ['-c', `printf '%s\\0' ${r.reproduce}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+    expect(words.slice(0, 3)).toEqual(['npx', '--no', 'stress-orchestrator']);
+    const parsed = parseArgs(words.slice(3));
+    expect(parsed).toMatchObject({ kind: 'maven', executable: './mvnw', gradleArgs: ['-Dx=--stress-tests', 'verify'], flags: { stressTests: [':core a.B.c'], repetitions: '7', mavenExecutable: '/opt/maven/bin/mvn' } });
   });
 });

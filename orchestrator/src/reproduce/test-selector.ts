@@ -28,11 +28,8 @@ export function selected(selectors: readonly TestSelector[], id: TestCaseIdentit
   return selectors.some((s) => (s.module === null || s.module === id.module) && s.matches(full));
 }
 
-/** The selector that names exactly `id` (the reproduce command's). */
-export function selectorOf(id: TestCaseIdentity): string {
-  const escape = (s: string) => s.replaceAll('\\', '\\\\').replaceAll('*', '\\*');
-  return `${id.module === ':' ? '' : `${id.module} `}${escape(id.suite)}.${escape(id.name)}`;
-}
+/** The selector that names exactly `id` (the reproduce command's; shared with the verdict API). */
+export { selectorOf } from '#reproduce';
 
 function globSource(pattern: string): string {
   let out = '';

@@ -1,6 +1,6 @@
 // The rows of a candidate's failure evidence (migration 0032): its failed repetitions, their groups
-// by signature, and its reproduce command; for a timing-sensitive one, its side-by-side counts
-// (0036). Pure; record-gate inserts them.
+// by signature, how many the bound left out; for a timing-sensitive one, its side-by-side counts
+// (0036); the parts of its reproduce command (0038). Pure; record-gate inserts them.
 import type { FailureGroup, RepetitionFailure } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
@@ -88,10 +88,19 @@ export function groupRow(key: RunKey, testCaseId: string, g: FailureGroup, posit
   };
 }
 
-/** The gate_candidate_evidence row of a candidate, or null when it has no command and left nothing out. */
+/**
+ * The gate_candidate_evidence row of a candidate, or null when it left nothing out. An older
+ * client's reproduceCommand text is not stored: the command shown is built from the parts (0038).
+ */
 export function candidateEvidenceRow(key: RunKey, testCaseId: string, t: GateCase, recordedAt: string): Record<string, unknown> | null {
-  if (t.reproduceCommand === null && t.failuresOmitted === 0) return null;
-  return { ...key, test_case_id: testCaseId, failures_omitted: t.failuresOmitted, reproduce_command: t.reproduceCommand ?? '', recorded_at: recordedAt };
+  if (t.failuresOmitted === 0) return null;
+  return { ...key, test_case_id: testCaseId, failures_omitted: t.failuresOmitted, reproduce_command: '', recorded_at: recordedAt };
+}
+
+/** The gate_candidate_reproduce row of a candidate (migration 0038): its validated parts as JSON, or null when it has none. */
+export function candidateReproduceRow(key: RunKey, testCaseId: string, t: GateCase, recordedAt: string): Record<string, unknown> | null {
+  if (!t.reproduce) return null;
+  return { ...key, test_case_id: testCaseId, parts: JSON.stringify(t.reproduce), recorded_at: recordedAt };
 }
 
 /** The gate_timing_sensitive row of a candidate (migration 0036), or null when it is not timing-sensitive. */

@@ -10,7 +10,7 @@ import type { Database } from '../storage/database.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { candidateStatsRow, gateTimingRow } from '../telemetry/gate-telemetry.js';
-import { candidateEvidenceRow, failureRow, groupRow, rejectDuplicateFailures, rejectInconsistentTimingSensitive, timingSensitiveRow } from './evidence-rows.js';
+import { candidateEvidenceRow, candidateReproduceRow, failureRow, groupRow, rejectDuplicateFailures, rejectInconsistentTimingSensitive, timingSensitiveRow } from './evidence-rows.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
   rejectDuplicates(gate.testCases, 'testCases');
@@ -33,6 +33,7 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('gate_failures'), cases.flatMap(({ t, id }) => t.failures.map((f) => failureRow(common, id, f, recordedAt))));
   await db.engine.insert(db.t('gate_failure_groups'), cases.flatMap(({ t, id }) => t.failureGroups.map((g, i) => groupRow(common, id, g, i, recordedAt))));
   await db.engine.insert(db.t('gate_candidate_evidence'), cases.flatMap<Record<string, unknown>>(({ t, id }) => candidateEvidenceRow(common, id, t, recordedAt) ?? []));
+  await db.engine.insert(db.t('gate_candidate_reproduce'), cases.flatMap<Record<string, unknown>>(({ t, id }) => candidateReproduceRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_timing_sensitive'), cases.flatMap<Record<string, unknown>>(({ t, id }) => timingSensitiveRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_verdicts'), [
     {

@@ -1,7 +1,10 @@
-// Reads the failure evidence of a run's gate candidates (migrations 0032 and 0036) back into the
-// contract's shapes, per test case: what the run page and the run report show of why a candidate
-// disagreed, and for a timing-sensitive one how often it did side by side.
-import type { FailureGroup, RepetitionFailure, TimingSensitive } from '../contract.js';
+// Reads the failure evidence of a run's gate candidates (migrations 0032, 0036 and 0038) back into
+// the contract's shapes, per test case: what the run page and the run report show of why a candidate
+// disagreed, for a timing-sensitive one how often it did side by side, and the command that reruns
+// it, built here from the stored parts and the stored identity (never text a client uploaded).
+import * as v from 'valibot';
+import { type FailureGroup, type RepetitionFailure, ReproduceParts, type TimingSensitive } from '../contract.js';
+import { reproduceCommand } from '../reproduce-command.js';
 import { type Sql, sql } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 
@@ -13,7 +16,7 @@ export interface CandidateEvidence {
   failureGroups: FailureGroup[];
   /** Failed repetitions whose evidence the bound left out. */
   failuresOmitted: number;
-  /** The one command that reruns this candidate as the gate did. */
+  /** The one command that reruns this candidate as the gate did, quoted by the server (null: no parts uploaded). */
   reproduceCommand: string | null;
   /**
    * It failed while its repetitions ran side by side and passed every repetition run again alone:
@@ -40,7 +43,11 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     SELECT toString(test_case_id) AS id, signature, type, location, failures, repetitions
     FROM ${db.t('gate_failure_groups')} FINAL WHERE ${scope} ORDER BY id, shard_index, position`);
   const candidates = await db.engine.query<Row>(sql`
-    SELECT toString(test_case_id) AS id, failures_omitted, reproduce_command FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
+    SELECT toString(test_case_id) AS id, failures_omitted FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
+  const reproduce = await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, parts FROM ${db.t('gate_candidate_reproduce')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
+  const identities = reproduce.length === 0 ? [] : await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const timing = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, side_by_side_failures, side_by_side_repetitions FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
 
@@ -80,7 +87,13 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     const e = of(c['id']);
     // A candidate in two shards: its omissions add up, the first command stands.
     e.failuresOmitted += num(c['failures_omitted']);
-    e.reproduceCommand ??= nonEmpty(c['reproduce_command']);
+  }
+  const identityOf = new Map(identities.map((c) => [String(c['id']), { module: String(c['module']), suite: String(c['suite']), name: String(c['name']) }]));
+  for (const r of reproduce) {
+    const id = identityOf.get(String(r['id']));
+    const parts = partsOf(r['parts']);
+    // A candidate in two shards: the first shard's command stands.
+    if (id && parts) of(r['id']).reproduceCommand ??= reproduceCommand(parts, id);
   }
   for (const t of timing) {
     const e = of(t['id']);
@@ -88,4 +101,14 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     e.timingSensitive ??= { failures: num(t['side_by_side_failures']), repetitions: num(t['side_by_side_repetitions']) };
   }
   return byId;
+}
+
+/** Stored parts, checked again as the contract's (a row that does not parse shows no command). */
+function partsOf(json: unknown): ReproduceParts | null {
+  try {
+    const parsed = v.safeParse(ReproduceParts, JSON.parse(String(json)));
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
 }

@@ -34,6 +34,7 @@ export type TableName =
   | 'gate_failure_groups'
   | 'gate_candidate_evidence'
   | 'gate_timing_sensitive'
+  | 'gate_candidate_reproduce'
   | 'api_token_scopes'
   | 'run_claims'
   | 'project_handle_claims'
