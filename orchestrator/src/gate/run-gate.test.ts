@@ -8,7 +8,7 @@ import { fakeGradle } from '../../test/support/fake-gradle.js';
 import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';
 import { identityKey } from '../identity/identity-key.js';
 import { silentLogger } from '../log.js';
-import { main } from '../cli.js';
+import { main, version } from '../cli.js';
 
 const outs: string[] = [];
 const flaky = (name: string, k: number) => (name === 'appliesDiscount' && (k === 3 || k === 8) ? 'failure' : 'success');
@@ -65,7 +65,8 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         // The fake Gradle records no failure details (the real plugin does).
         '   2 failed, all alike: a failure with no details recorded',
         '   Reproduce:',
-        "     npx stress-orchestrator gradle test --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50",
+        // Started from this checkout, not a project's install: the scoped package at this version; the build's arguments after --.
+        `     npx -p @stress-gate/orchestrator@${version()} stress-orchestrator gradle --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50 -- test`,
         '',
         `  Run page: http://api.test/projects/shop/runs/${r.report.runId}`,
         '',

@@ -52,7 +52,7 @@ async function gate(branch: string, mode: string, goals: string[]) {
 /** Runs a command the gate printed, as printed (`npx stress-orchestrator` is this checkout's CLI), with no server configured. */
 async function asPrinted(command: string) {
   await resetFlakyCounts(dir);
-  const shell = command.replace(/^npx stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+  const shell = command.replace(/^npx (?:(?:--no|-p \S+) )?stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
   const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   return { code: r.exitCode, out: String(r.stdout) };

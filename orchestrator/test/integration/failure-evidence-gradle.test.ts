@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { version } from '../../src/cli.js';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { lockedCounter, writeFiles, writeTree } from '../support/fixture-project.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
@@ -65,11 +66,11 @@ async function gate(branch: string, mode: string) {
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report, summary: await readFile(summary, 'utf8').catch(() => '') };
 }
 
-/** Runs a printed command as printed (`npx stress-orchestrator` is this checkout's CLI), with no server configured. */
+/** Runs a printed command as printed (its `npx … stress-orchestrator` is this checkout's CLI), with no server configured. */
 async function asPrinted(command: string) {
   // The counters start again: the first pass's invocation is 0, and passes.
   await rm(path.join(dir, 'app', 'counts'), { recursive: true, force: true });
-  const shell = command.replace(/^npx stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+  const shell = command.replace(/^npx (?:(?:--no|-p \S+) )?stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
   const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
@@ -90,7 +91,7 @@ describe('why the gate blocked, on real Gradle', () => {
     expect(r.out).toContain('         at shop.CheckoutTest.appliesDiscount(CheckoutTest.java:');
     expect(r.out).toMatch(/ {5}its JVM exited with code 3\n/);
     expect(r.out).toContain('       payment service gone, exiting');
-    expect(r.out).toContain("     npx stress-orchestrator gradle --offline -q clean test --stress-tests ':app shop.CheckoutTest.appliesDiscount' --repetitions 50\n");
+    expect(r.out).toContain(`     npx -p @stress-gate/orchestrator@${version()} stress-orchestrator gradle --stress-tests ':app shop.CheckoutTest.appliesDiscount' --repetitions 50 -- --offline -q clean test\n`);
     // The JSON report: every failure, bounded.
     const byName = new Map<string, { outcome: string; reproduce?: string; evidence: { failures: { kind: string; message: string | null; exitCode: number | null; stderrTail: string | null }[]; groups: { signature: string }[] } | null }>(r.report.candidates.map((c: { name: string }) => [c.name, c]));
     const flaky = byName.get('appliesDiscount')!;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { main, realDeps } from '../../src/cli.js';
+import { main, realDeps, version } from '../../src/cli.js';
 import { cannedVerdict, startFakeVerdictServer, type FakeVerdictServer } from '../support/fake-verdict-server.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
 import { protocolRank } from '../support/gate-harness.js';
@@ -99,7 +99,7 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         // The runner under the direct executor, Gradle's worker under the Gradle executor, below the test.
         expect.stringMatching(/^ {9}… \d+ more frames$/) as unknown as string,
         '   Reproduce:',
-        "     npx stress-orchestrator gradle --offline -q :app:cleanTest :app:test --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50",
+        `     npx -p @stress-gate/orchestrator@${version()} stress-orchestrator gradle --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50 -- --offline -q :app:cleanTest :app:test`,
         ...expected.tail,
         '',
         `  Run page: ${server.url}/projects/shop/runs/${r.report.runId}`,
@@ -121,12 +121,13 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
       `/api/v1/projects/shop/runs/${r.report.runId}/gate`,
     ]);
     expect(server.requests.every((q) => q.authorization === 'Bearer secret')).toBe(true);
-    const gateUpload = server.requests[3]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[]; failures: { message: string }[]; reproduceCommand: string | null }[] };
+    const gateUpload = server.requests[3]!.body as { outcome: string; wouldHaveBlocked: boolean; testCases: { repetitions: unknown[]; failures: { message: string }[]; reproduce: unknown }[] };
     expect(gateUpload).toMatchObject({ mode: 'report', outcome: 'failed', stressed: 3, blocked: false, wouldHaveBlocked: true });
     expect(gateUpload.testCases.map((t) => t.repetitions.length)).toEqual([10, 10, 10]);
     // Why it failed, and how to rerun it, go up with the gated observation.
     expect(gateUpload.testCases[0]!.failures.map((f) => f.message.slice(0, 22))).toEqual(Array(expected.failed).fill('expected 30 but was 27'));
-    expect(gateUpload.testCases[0]!.reproduceCommand).toContain("--stress-tests ':app com.shop.CheckoutTest.appliesDiscount'");
+    // The command goes up as parts; the server quotes them with the identity it stores.
+    expect(gateUpload.testCases[0]!.reproduce).toEqual({ launcher: { kind: 'package', version: version() }, tool: ['gradle'], buildArgs: ['--offline', '-q', ':app:cleanTest', ':app:test'], repetitions: 50 });
     process.stderr.write(`report-mode run: ${r.ms} ms (stress pass ${r.report.stressPass.wallClockMs} ms)\n`);
   }, 120_000);
 

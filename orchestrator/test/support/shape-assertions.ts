@@ -46,8 +46,8 @@ function inWords(c: Candidate, out: string, problems: readonly string[]): string
 function caught(c: Candidate, out: string, problems: readonly string[]): string {
   if (c.outcome !== 'failed' || c.failures === 0 || !(c.evidence?.failures[0]?.message ?? '').includes('expected 30 but was 27')) return inWords(c, out, problems);
   // The command the gate prints to rerun it: this module's test alone (quoted: the selector has a space).
-  const selector = `--stress-tests '${c.module} ${c.suite}.${c.name}' --repetitions 50`;
-  return c.reproduce?.startsWith('npx stress-orchestrator ') && c.reproduce.endsWith(selector) ? CAUGHT : `caught, but its reproduce command is ${c.reproduce ?? 'missing'}`;
+  const selector = ` --stress-tests '${c.module} ${c.suite}.${c.name}' --repetitions 50 -- `;
+  return c.reproduce?.startsWith('npx -p @stress-gate/orchestrator@') && c.reproduce.includes(selector) ? CAUGHT : `caught, but its reproduce command is ${c.reproduce ?? 'missing'}`;
 }
 
 /**
