@@ -148,7 +148,7 @@ describe('the dashboard in Chromium, over real runs', () => {
           { signature: 'java.lang.AssertionError at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)', type: 'java.lang.AssertionError', location: 'CheckoutTest.java:42', count: 2, repetitions: [3, 7] },
           { signature: 'JVM crash (SIGABRT)', type: null, location: null, count: 1, repetitions: [9] },
         ],
-        reproduceCommand: "./gradlew :app:test --tests 'com.shop.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10",
+        reproduce: { launcher: { kind: 'package', version: '0.1.0' }, tool: ['gradle'], buildArgs: ['test'], repetitions: 10 },
       }],
     });
 
@@ -162,7 +162,8 @@ describe('the dashboard in Chromium, over real runs', () => {
     expect(await third.locator('pre').nth(1).textContent()).toContain('at com.shop.CheckoutTest.appliesDiscount(CheckoutTest.java:42)');
     expect(await third.textContent()).toContain("23 frames beyond the test's own left out.");
     expect(await page.locator('.groups').textContent()).toBe('3 failed, 2 distinct: AssertionError at CheckoutTest.java:42 (2x: #3 #7); JVM crash (SIGABRT) (1x: #9)');
-    expect(await page.locator('.reproduce pre').textContent()).toBe("./gradlew :app:test --tests 'com.shop.CheckoutTest.appliesDiscount' -PstressGate.repetitions=10");
+    // Built by the server from the uploaded parts and the stored identity.
+    expect(await page.locator('.reproduce pre').textContent()).toBe("npx -p @stress-gate/orchestrator@0.1.0 stress-orchestrator gradle --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 10 -- test");
     // The opened failure takes the strip's whole width, below the repetitions before it.
     const [item, list] = [await third.boundingBox(), await strip.boundingBox()];
     expect(item!.width).toBeGreaterThan(list!.width * 0.9);
