@@ -1,4 +1,4 @@
-// The gate's ramp on a project over HTTP: per day, what it did on merge requests (admin credentials only).
+// The gate's ramp on a project over HTTP: per day and in total, what it did on merge requests (the ramp page's and the telemetry command's one query).
 import type { Hono } from 'hono';
 import type { Clock } from '../clock/clock.js';
 import { rampPerDay } from '../ramp/ramp-per-day.js';
@@ -10,6 +10,6 @@ import { authorizeAdmin } from './authorize.js';
 export function rampRoutes(api: Hono<AppEnv>, db: Database, clock: Clock): void {
   api.get('/:project/ramp', async (c) => {
     authorizeAdmin(c.get('principal'), 'ramp.read');
-    return c.json({ days: await rampPerDay(db, c.get('principal').project, clock()) });
+    return c.json(await rampPerDay(db, c.get('principal').project, clock()));
   });
 }

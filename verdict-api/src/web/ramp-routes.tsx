@@ -10,6 +10,6 @@ export function rampRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps): voi
   web.get('/projects/:project/ramp', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
-    return html(c, <RampPage frame={frame(c, 'Ramp', p.project.handle)} days={await rampPerDay(db, p.project, clock())} />);
+    return html(c, <RampPage frame={frame(c, 'Ramp', p.project.handle)} ramp={await rampPerDay(db, p.project, clock())} />);
   });
 }

@@ -85,14 +85,15 @@ describe.each(ENGINES)('administration on %s ClickHouse', (kind) => {
     expect(audit[0]).toMatchObject({ actor: expect.stringMatching(/^admin:/), before: { stress: { candidateCap: 200 } }, after: { stress: { candidateCap: 42 } } });
   });
 
-  it('answers the ramp per day from the query file: gated merge requests, stressed, would have blocked, guards, time added', async () => {
+  it('answers the ramp per day from the query file: merge requests, runs, would have blocked, stressed, guards, time added', async () => {
     await call('POST', `${base(a)}/runs`, a.token, run('mr-1', ['n1', 'n2'], { branch: 'feature/x' }));
     await call('POST', `${base(a)}/runs`, a.token, run('mr-2', ['n3'], { branch: 'feature/y' }));
     const gate = { mode: 'report', outcome: 'failed', candidatesExamined: 2, stressed: 2, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: true, timing: { wallClockMs: 4000, predictedMs: 3500, jvmStartMs: 600 }, testCases: [] };
     expect((await call('POST', `${base(a)}/runs/mr-1/gate`, a.token, gate)).status).toBe(201);
     await call('POST', `${base(a)}/runs/mr-2/gate`, a.token, { ...gate, outcome: 'guarded', stressed: 0, wouldHaveBlocked: false, timing: { wallClockMs: null, predictedMs: 900_000, jvmStartMs: 600 }, guard: { name: 'candidate_cap', count: 300, reason: 'too many' } });
-    const days = (await call('GET', `${base(a)}/ramp`, a.admin)).body!.days;
-    expect(days).toEqual([{ day: new Date().toISOString().slice(0, 10), gatedRuns: 2, candidatesStressed: 2, wouldHaveBlocked: 1, guardsFired: 1, addedMs: 4000 }]);
+    const ramp = (await call('GET', `${base(a)}/ramp`, a.admin)).body!;
+    const counts = { mergeRequests: 2, runs: 2, wouldHaveBlocked: 1, candidatesStressed: 2, guardsFired: 1, addedMs: 4000 };
+    expect(ramp).toEqual({ days: [{ day: new Date().toISOString().slice(0, 10), ...counts }], total: counts });
     const runs = (await call('GET', `${base(a)}/runs`, a.admin)).body!.runs as any[];
     expect(Object.fromEntries(runs.map((r) => [r.runId, r.gate]))).toMatchObject({ 'mr-1': 'would_have_blocked', 'mr-2': 'guard', 'ci-1': 'none' });
   });

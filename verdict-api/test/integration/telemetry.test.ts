@@ -123,7 +123,6 @@ describe.each(ENGINES)('telemetry queries on %s ClickHouse', (kind) => {
       'guard-firing',
       'inventory-percentiles',
       'ramp-per-day',
-      'would-have-blocked-per-week',
     ]);
     for (const q of queries) for (const h of [q.question, q.tunes, q.read]) expect(h.length).toBeGreaterThan(10);
   });
@@ -185,13 +184,25 @@ describe.each(ENGINES)('telemetry queries on %s ClickHouse', (kind) => {
     expect(await answer('ceiling-bites')).toEqual([{ uploads_with_candidates: 6, refused: 1, cut: 1, bite_rate: 0.3333, actual_over_predicted: 1, jvm_start_ms_p50: 600 }]);
   });
 
-  it('gives the would-have-blocked rate per project and week in report mode only', async () => {
-    expect(await answer('would-have-blocked-per-week')).toEqual([
-      { project: 'alpha', week: '2026-11-02', gated_runs: 2, would_have_blocked: 1, rate: 0.5 },
-      { project: 'alpha', week: '2026-11-09', gated_runs: 1, would_have_blocked: 0, rate: 0 },
-      { project: 'gamma', week: '2026-11-09', gated_runs: 2, would_have_blocked: 0, rate: 0 },
+  it('gives the ramp per project and day, and the period’s total: merge requests, runs, would have blocked in either mode', async () => {
+    const row = (project: string, day: string, merge_requests: number, runs: number, would_have_blocked: number, candidates_stressed: number, guards_fired: number, added_ms: number) =>
+      ({ project, day, merge_requests, runs, would_have_blocked, candidates_stressed, guards_fired, added_ms });
+    expect(await answer('ramp-per-day')).toEqual([
+      row('alpha', '2026-11-03', 1, 1, 1, 2, 0, 8000),
+      row('alpha', '2026-11-04', 1, 1, 0, 1, 0, 6000),
+      row('alpha', '2026-11-10', 1, 1, 0, 0, 0, 0),
+      // One branch, three runs: one merge request.
+      row('alpha', 'total', 1, 3, 1, 3, 0, 14000),
+      // Enforce mode: the run that blocked counts as would have blocked, as in report mode.
+      row('beta', '2026-11-05', 1, 1, 1, 1, 0, 20000),
+      row('beta', 'total', 1, 1, 1, 1, 0, 20000),
+      row('gamma', '2026-11-11', 1, 1, 0, 0, 1, 0),
+      // Two shards, one run.
+      row('gamma', '2026-11-12', 1, 1, 0, 1, 0, 604000),
+      row('gamma', 'total', 1, 2, 0, 1, 1, 604000),
     ]);
-    expect((await answer('would-have-blocked-per-week', { projectId: gamma.projectId })).map((r) => r['project'])).toEqual(['gamma']);
+    expect((await answer('ramp-per-day', { projectId: gamma.projectId })).map((r) => r['project'])).toEqual(['gamma', 'gamma', 'gamma']);
+    expect((await answer('ramp-per-day', { since: new Date('2026-11-10T00:00:00Z') })).filter((r) => r['day'] === 'total').map((r) => [r['project'], r['runs']])).toEqual([['alpha', 1], ['gamma', 2]]);
   });
 
   it('lists candidates that blocked and then passed a rerun of the same commit', async () => {
