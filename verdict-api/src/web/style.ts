@@ -49,7 +49,7 @@ form.stack p.hint{margin:.1rem 0 .4rem;font-weight:400;font-size:.85rem;color:#4
 input,select,textarea,button{font:inherit;padding:.35rem .5rem;max-width:100%}button{cursor:pointer}
 .error{background:#fde2e1;border:1px solid #f0a7a3;padding:.6rem 1rem;color:#8a1c17}
 .notice{background:#e2ecfb;border:1px solid #a8c3ee;padding:.6rem 1rem}
-svg{max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif}
+svg{max-width:100%;height:auto}.table-scroll{max-width:100%;overflow-x:auto}.table-scroll>table{margin:0}svg text{font:11px system-ui,sans-serif}
 @media (max-width:720px){
 header.top{padding:.4rem .8rem;gap:.3rem .8rem;font-size:.9rem}header.top form{order:1;margin-left:auto}
 header.top form.search~form{margin-left:auto}header.top form.search{order:2;flex-basis:100%}header.top nav{order:3;flex-basis:100%;gap:.1rem .9rem}
