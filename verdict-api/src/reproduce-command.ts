@@ -60,7 +60,6 @@ export function reproduceCommand(parts: ReproduceParts, id: ReproduceIdentity): 
 export function selectorOf(id: ReproduceIdentity): string {
   const escape = (s: string) => s.replaceAll('\\', '\\\\').replaceAll('*', '\\*');
   const text = `${id.module === ':' ? '' : `${id.module} `}${escape(id.suite)}.${escape(id.name)}`;
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, '*').replace(/^\s+|\s+$/g, '*');
 }
 
