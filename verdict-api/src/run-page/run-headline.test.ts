@@ -28,6 +28,11 @@ describe('the run headline', () => {
     expect(h).toMatchObject({ verdict: 'Would have blocked', tone: 'warn', summary: `${MAX_TESTS + 2} new tests disagreed with themselves`, moreTests: 2 });
     expect(h.notes[0]).toMatch(/^Report mode: the merge request was not blocked/);
     expect(h.tests).toHaveLength(MAX_TESTS);
+    expect(h.notes[1]).toBe('Rerun each with the command below, fix the test or the code it tests, and push.');
+  });
+
+  it('points to the evidence, not to a command, when the upload gave none to build', () => {
+    expect(runHeadline(pageOf([candidate(1, 'adds', [1], { reproduceCommand: null })])).notes[1]).toBe('Read why it failed below, fix the test or the code it tests, and push.');
   });
 
   it('bounds a long message by lines and characters, and says where it is whole', () => {

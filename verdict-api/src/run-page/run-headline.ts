@@ -81,10 +81,13 @@ export function runHeadline(page: RunPage): RunHeadline {
     const summary = `${newTests(n)} disagreed with ${themselves(n)}`;
     const they = n === 1 ? 'it' : 'they';
     const failedWhen = `${n === 1 ? 'This new test' : 'These new tests'} failed when repeated in fresh JVMs, though ${they} passed in the build.`;
-    const fix = `Rerun ${n === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`;
+    const named = blocking.length ? blocking : failing;
+    const fix = named.some((c) => c.reproduceCommand !== null)
+      ? `Rerun ${n === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`
+      : `Read why ${n === 1 ? 'it' : 'each'} failed below, fix the test or the code it tests, and push.`;
     return g.blocked
-      ? head({ verdict: 'Blocked', tone: 'bad', summary, notes: [`Enforce mode: the merge request is blocked. ${failedWhen}`, fix] }, blocking.length ? blocking : failing)
-      : head({ verdict: 'Would have blocked', tone: 'warn', summary, notes: [`Report mode: the merge request was not blocked (--stress-new-tests enforce makes the gate block). ${failedWhen}`, fix] }, blocking.length ? blocking : failing);
+      ? head({ verdict: 'Blocked', tone: 'bad', summary, notes: [`Enforce mode: the merge request is blocked. ${failedWhen}`, fix] }, named)
+      : head({ verdict: 'Would have blocked', tone: 'warn', summary, notes: [`Report mode: the merge request was not blocked (--stress-new-tests enforce makes the gate block). ${failedWhen}`, fix] }, named);
   }
   const unstressed = g.candidates.filter((c) => c.outcome === 'not_stressed' || c.outcome === 'error');
   const timing = g.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive !== null);

@@ -36,7 +36,7 @@ export function historySummary(h: OutcomeHistory): string {
   return [
     `The last ${h.points.length} runs of this test, oldest first: ${onDefault} on the default branch${h.defaultBranch === null ? ' (none set)' : ` (${h.defaultBranch})`}, ${h.points.length - onDefault} on other branches.`,
     `First pass: ${count((p) => p.firstPass === 'success')} passed, ${count((p) => p.firstPass === 'failure')} failed, ${count((p) => p.firstPass === 'skipped')} skipped.`,
-    stressed.length === 0 ? 'Never stressed in these runs.' : `Stressed in ${stressed.length} runs: ${failed} of ${reps} repetitions failed.`,
+    stressed.length === 0 ? 'Never stressed in these runs.' : `Stressed in ${stressed.length} run${stressed.length === 1 ? '' : 's'}: ${failed} of ${reps} repetitions failed.`,
   ].join(' ');
 }
 

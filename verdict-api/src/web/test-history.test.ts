@@ -44,7 +44,7 @@ describe('the test history section', () => {
     const chart = chartOf(render(history(SAMPLE)));
     expect(chart).toContain('aria-labelledby="history-title history-desc"');
     expect(chart).toContain('<title id="history-title">Outcomes of this test over its last 3 runs</title>');
-    expect(chart).toMatch(/<desc id="history-desc">The last 3 runs of this test, oldest first: 2 on the default branch \(main\), 1 on other branches\. First pass: 1 passed, 1 failed, 1 skipped\. Stressed in 1 runs: 3 of 10 repetitions failed\./);
+    expect(chart).toMatch(/<desc id="history-desc">The last 3 runs of this test, oldest first: 2 on the default branch \(main\), 1 on other branches\. First pass: 1 passed, 1 failed, 1 skipped\. Stressed in 1 run: 3 of 10 repetitions failed\./);
   });
 
   it('draws default-branch runs on the top row and the others below, failures as a cross, stress as a bar', () => {
