@@ -61,6 +61,15 @@ const evidence = fc.record(
     failureGroups: fc.array(failureGroup, { maxLength: 2 }),
     failuresOmitted: fc.nat(5),
     reproduceCommand: maybe(fc.string({ minLength: 1, maxLength: 40 })),
+    // The reproduce command's parts (issue 36): the server quotes them with the stored identity.
+    reproduce: maybe(
+      fc.record({
+        launcher: fc.oneof(fc.constant({ kind: 'local' }), fc.record({ kind: fc.constant('package'), version: fc.constantFrom('0.1.0', '1.2.3-rc.1') })),
+        tool: fc.constantFrom(['gradle'], ['mvn'], ['./mvnw', '--maven-executable', "/opt/it's maven/bin/mvn"]),
+        buildArgs: fc.array(fc.string({ maxLength: 20 }).filter((w) => !w.includes('\0')), { maxLength: 4 }),
+        repetitions: fc.integer({ min: 1, max: 1000 }),
+      }),
+    ),
     // Failed side by side, passed alone (refused when its strip has a failure or its evidence a higher number).
     timingSensitive: maybe(fc.record({ failures: fc.integer({ min: 1, max: 3 }), repetitions: fc.integer({ min: 3, max: 12 }) })),
   },
