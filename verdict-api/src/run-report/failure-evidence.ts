@@ -1,5 +1,6 @@
 // Why each test the stress gate caught failed, for the run report's flaky section: its failures
-// grouped by signature, the first failure's message and top frames, and the command that reruns it;
+// grouped by signature, the first failure's message and top frames, and the command that reruns it
+// (built by the server from the uploaded parts and the stored identity: read-evidence.ts);
 // for a timing-sensitive test, its side-by-side failures and that it passed alone.
 // Bounded, so a merge-request comment stays well inside the hosts' limits (GitHub: 65,536
 // characters); the run page has the rest. Pure.
