@@ -27,6 +27,13 @@ describe('test selectors', () => {
     }
   });
 
+  it('keep a name with a newline, or white space at an end, on one line: those become * and still select it', () => {
+    const o = id(':app', 'a.B', 'two\nlines ');
+    expect(selectorOf(o)).toBe(':app a.B.two*lines*');
+    expect(selected([parseSelector(selectorOf(o))], o)).toBe(true);
+    expect(selected([parseSelector(selectorOf(o))], id(':app', 'a.B', 'other'))).toBe(false);
+  });
+
   it('print the reproduce command: the launcher, the build tool, the test, then -- and the build arguments as the gate ran them', () => {
     const pkg = { kind: 'package', version: '0.1.0' } as const;
     expect(reproduction(['gradle'], ['test', '--offline'], id(':app', 'shop.CheckoutTest', 'appliesDiscount'), 50, pkg).reproduce).toBe(
