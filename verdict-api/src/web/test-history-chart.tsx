@@ -1,5 +1,6 @@
-// A test case's outcomes over its recent runs, drawn on the server as SVG: one row for the default
-// branch and one for the others, oldest run on the left; per run the first pass's result (a shape
+// A test case's outcomes over its recent runs, drawn on the server as SVG: a row per branch (the
+// default branch first, then the others by their latest run, at most MAX_BRANCH_ROWS of them, the
+// rest sharing a last row), oldest run on the left; per run the first pass's result (a shape
 // as well as a colour) and, under it, a bar of its stress repetitions. Each point links to its run.
 // No script: the title of each point says it in words, and the page's table has the same runs.
 import type { HistoryPoint, OutcomeHistory } from '../test-case/outcome-history.js';
@@ -8,8 +9,30 @@ const W = 760;
 const LABEL = 132;
 const TOP = 6;
 const LANE = 46;
-const H = TOP + 2 * LANE + 22;
 const MAX_SLOT = 24;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Rows of branches other than the default one; runs of any further branch share one more row. */
+export const MAX_BRANCH_ROWS = 4;
+
+interface Lane {
+  label: string;
+  full: string;
+  /** The row of a point. */
+  has: (p: HistoryPoint) => boolean;
+}
+
+/** The chart's rows: the default branch, then the other branches by their latest run (points are newest first). */
+export function historyLanes(h: OutcomeHistory): Lane[] {
+  const others = [...new Set(h.points.filter((p) => !p.onDefaultBranch).map((p) => p.branch))];
+  const named = others.slice(0, MAX_BRANCH_ROWS);
+  const rest = others.length - named.length;
+  return [
+    { label: h.defaultBranch === null ? 'default branch: none' : `${clip(h.defaultBranch, 14)} (default)`, full: h.defaultBranch === null ? 'no default branch set' : `${h.defaultBranch} (the default branch)`, has: (p) => p.onDefaultBranch },
+    ...named.map((b): Lane => ({ label: clip(b, 18), full: b, has: (p) => !p.onDefaultBranch && p.branch === b })),
+    ...(rest > 0 ? [{ label: `${rest} other branches`, full: `${rest} other branches: ${others.slice(MAX_BRANCH_ROWS).join(', ')}`, has: (p: HistoryPoint) => !p.onDefaultBranch && !named.includes(p.branch) }] : []),
+  ];
+}
 
 const FIRST_PASS_WORDS: Record<HistoryPoint['firstPass'], string> = { success: 'passed', failure: 'failed', skipped: 'skipped' };
 
@@ -40,17 +63,15 @@ export function historySummary(h: OutcomeHistory): string {
   ].join(' ');
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The SVG chart of a history (oldest run on the left); nothing when it has no runs. */
 export function TestHistoryChart({ history, base }: { history: OutcomeHistory; base: string }) {
   if (history.points.length === 0) return null;
   const points = [...history.points].reverse();
   const slot = Math.min(MAX_SLOT, (W - LABEL - 8) / points.length);
-  const lanes = [
-    { label: history.defaultBranch === null ? 'default branch: none' : `${clip(history.defaultBranch, 14)} (default)`, full: history.defaultBranch ?? 'no default branch set' },
-    { label: 'other branches', full: 'other branches' },
-  ];
+  const lanes = historyLanes(history);
+  const H = TOP + lanes.length * LANE + 22;
+  const laneOf = (p: HistoryPoint) => Math.max(0, lanes.findIndex((l) => l.has(p)));
   return (
     <svg class="history-chart" viewBox={`0 0 ${W} ${H}`} width="100%" aria-labelledby="history-title history-desc">
       <title id="history-title">Outcomes of this test over its last {history.points.length} runs</title>
@@ -62,15 +83,15 @@ export function TestHistoryChart({ history, base }: { history: OutcomeHistory; b
           <text x={LABEL - 8} y={TOP + i * LANE + 36} text-anchor="end" fill="#4a5360">stress</text>
         </g>
       ))}
-      {points.map((p, i) => <Point p={p} x={LABEL + i * slot + slot / 2} slot={slot} base={base} />)}
+      {points.map((p, i) => <Point p={p} lane={laneOf(p)} x={LABEL + i * slot + slot / 2} slot={slot} base={base} />)}
       <text x={LABEL} y={H - 4}>{points[0]!.ranAt.slice(0, 10)}</text>
       <text x={W - 4} y={H - 4} text-anchor="end">{points[points.length - 1]!.ranAt.slice(0, 10)}</text>
     </svg>
   );
 }
 
-function Point({ p, x, slot, base }: { p: HistoryPoint; x: number; slot: number; base: string }) {
-  const top = TOP + (p.onDefaultBranch ? 0 : LANE);
+function Point({ p, lane, x, slot, base }: { p: HistoryPoint; lane: number; x: number; slot: number; base: string }) {
+  const top = TOP + lane * LANE;
   const y = top + 13;
   const words = pointWords(p);
   return (

@@ -3,7 +3,7 @@
 // what a screen reader or a narrow screen reads.
 import type { OutcomeHistory } from '../test-case/outcome-history.js';
 import { ms, StatusBadge } from './badges.js';
-import { repetitionWords, TestHistoryChart } from './test-history-chart.js';
+import { MAX_BRANCH_ROWS, repetitionWords, TestHistoryChart } from './test-history-chart.js';
 
 /** The history section of a test case page. */
 export function TestHistorySection({ history, base }: { history: OutcomeHistory; base: string }) {
@@ -17,7 +17,7 @@ export function TestHistorySection({ history, base }: { history: OutcomeHistory;
           <figure class="history">
             <TestHistoryChart history={history} base={base} />
             <figcaption class="legend">
-              Oldest run on the left; top row: the default branch{history.defaultBranch !== null && <> (<code>{history.defaultBranch}</code>)</>}, bottom row: other branches.
+              Oldest run on the left; a row per branch: the default branch{history.defaultBranch !== null && <> (<code>{history.defaultBranch}</code>)</>} on top, then the others, the most recently run first (at most {MAX_BRANCH_ROWS}; further branches share the last row).
               First pass: <span class="pass">● passed</span>, <span class="fail">✕ failed</span>, <span class="skip">○ skipped</span>.
               Under a point, its stress repetitions: green passed, red failed. Each point links to its run.
             </figcaption>

@@ -57,6 +57,19 @@ describe('the test history section', () => {
     expect(failed).toMatch(/<rect x="[\d.]+" y="74" width="8" height="16" fill="#2e8540"><\/rect><rect x="[\d.]+" y="74" width="8" height="4.8" fill="#c0392b">/);
   });
 
+  it('draws a row per branch, the default first, then the others by their latest run, the rest sharing the last row', () => {
+    const branches = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'];
+    const points = branches.map((b, i) => point(`r-${b}`, { branch: b, onDefaultBranch: false, ranAt: `2026-12-0${9 - i} 09:00:00` }));
+    const chart = chartOf(render(history([...points, point('r-main', { ranAt: '2026-12-01 09:00:00' })])));
+    expect([...chart.matchAll(/<text x="124" y="(\d+)" text-anchor="end"><title>([^<]+)<\/title>/g)].map((m) => [Number(m[1]), m[2]])).toEqual([
+      [23, 'main (the default branch)'], [69, 'f1'], [115, 'f2'], [161, 'f3'], [207, 'f4'], [253, '2 other branches: f5, f6'],
+    ]);
+    expect(chart).toContain('viewBox="0 0 760 304"');
+    // f6, the oldest, shares the last row: its point is drawn at that row's top.
+    const f6 = chart.split('<a ').find((a) => a.includes('runs/r-f6'))!;
+    expect(f6).toMatch(/<rect x="[\d.]+" y="236"/);
+  });
+
   it('lists the same runs in a table, newest first, status in words', () => {
     const table = tableOf(render(history(SAMPLE)));
     expect([...table.matchAll(/<td data-label="Run"><a href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/projects/shop/runs/run-3', '/projects/shop/runs/run-2', '/projects/shop/runs/run-1']);
