@@ -32,9 +32,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function gradle(block: string) {
+async function gradle(block: string, tasks = ['cleanTest', 'test', 'tasks', '--all']) {
   await writeFile(path.join(dir, 'settings.gradle'), settings(block));
-  const r = await execa('gradle', ['--offline', '--console=plain', 'cleanTest', 'test', 'tasks', '--all'], { cwd: dir, reject: false, all: true });
+  const r = await execa('gradle', ['--offline', '--console=plain', ...tasks], { cwd: dir, reject: false, all: true });
   const hints = (r.all ?? '').split('\n').filter((line) => line.startsWith('stress gate:'));
   return { code: r.exitCode, out: r.all ?? '', hints };
 }
@@ -45,12 +45,25 @@ describe('stressNewTests { mode } under plain gradle', () => {
     expect(r.code).toBe(0);
     expect(r.hints).toEqual([
       "stress gate: stressNewTests mode 'enforce' applies only when stress-orchestrator runs the build; this build runs unchanged." +
-        ' Run the gate with: npx stress-orchestrator gradle cleanTest test tasks --all --stress-new-tests enforce',
+        ' Run the gate with: npx -p @stress-gate/orchestrator stress-orchestrator gradle --stress-new-tests enforce -- cleanTest test tasks --all',
     ]);
     expect(r.out).toContain(':test');
     expect(r.out).not.toMatch(/stressGate\w*Rep|stressGateStress/); // no repetition tasks
     await access(path.join(dir, 'build/test-results/test/TEST-plain.PlainTest.xml'));
     expect(await readdir(path.join(dir, 'build'))).not.toContain('stress-gate');
+  }, 120_000);
+
+  it("quotes the build's words so that sh and fish read them back as given", async () => {
+    const hostile = `it's\\ $HOME \`x\``;
+    const r = await gradle("stressNewTests { mode = 'report' }", [hostile]);
+    expect(r.code).not.toBe(0); // no such task; the hint is printed once the settings are read
+    expect(r.hints).toHaveLength(1);
+    const command = r.hints[0]!.split(' Run the gate with: ')[1]!;
+    const words = command.replace(/^npx /, '');
+    for (const shell of ['sh', 'fish']) {
+      const echoed = await execa(shell, ['-c', `printf '%s\\n' ${words}`]);
+      expect(echoed.stdout.split('\n')).toEqual(['-p', '@stress-gate/orchestrator', 'stress-orchestrator', 'gradle', '--stress-new-tests', 'report', '--', hostile]);
+    }
   }, 120_000);
 
   it('prints nothing when the block sets no mode, or mode off', async () => {

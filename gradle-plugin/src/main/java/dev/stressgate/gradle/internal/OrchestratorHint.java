@@ -34,15 +34,49 @@ final class OrchestratorHint {
         if (mode == null || "off".equals(mode)) {
             return null;
         }
-        StringBuilder command = new StringBuilder("npx stress-orchestrator gradle");
+        // The scoped package (an unscoped `npx stress-orchestrator` could run a stranger's package),
+        // the CLI's options, then `--` and the build's own arguments, each a word every shell reads alike.
+        StringBuilder command = new StringBuilder("npx -p @stress-gate/orchestrator stress-orchestrator gradle --stress-new-tests ")
+                .append(shellWord(mode)).append(" --");
         if (taskNames.isEmpty()) {
             command.append(" test");
         }
         for (String task : taskNames) {
-            command.append(' ').append(task);
+            command.append(' ').append(shellWord(task));
         }
-        command.append(" --stress-new-tests ").append(mode);
         return "stress gate: stressNewTests mode '" + mode + "' applies only when stress-orchestrator runs the build;"
                 + " this build runs unchanged. Run the gate with: " + command;
+    }
+
+    /**
+     * One word for sh, bash, dash, zsh and fish, as the CLI's reproduce command quotes it: bare when
+     * plainly safe, else single-quoted with each {@code '} and {@code \} written outside the quotes
+     * as {@code "'"} and {@code "\\"} (fish reads both as escapes inside single quotes).
+     */
+    static String shellWord(String word) {
+        if (word.matches("[A-Za-z0-9_/.:@+,-][A-Za-z0-9_/.:=@+,-]*")) {
+            return word;
+        }
+        if (word.isEmpty()) {
+            return "''";
+        }
+        StringBuilder out = new StringBuilder();
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i < word.length(); i++) {
+            char c = word.charAt(i);
+            if (c == '\'' || c == '\\') {
+                if (run.length() > 0) {
+                    out.append('\'').append(run).append('\'');
+                    run.setLength(0);
+                }
+                out.append(c == '\'' ? "\"'\"" : "\"\\\\\"");
+            } else {
+                run.append(c);
+            }
+        }
+        if (run.length() > 0) {
+            out.append('\'').append(run).append('\'');
+        }
+        return out.toString();
     }
 }
