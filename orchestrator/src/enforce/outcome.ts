@@ -44,6 +44,11 @@ export interface CandidateResult extends GateCandidate {
    * reproduce of the build's test JVM (empty: the gate sees no difference).
    */
   mismatch?: string[];
+  /**
+   * It failed in the build (the first pass failed only on new tests): `flaky` when it also passed
+   * in fresh JVMs, `broken` when it failed every repetition too (enforce/failed-in-build.ts).
+   */
+  failedInBuild?: 'flaky' | 'broken';
 }
 
 /** What the stress pass knows of one candidate besides its repetitions. */

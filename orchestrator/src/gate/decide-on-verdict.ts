@@ -4,6 +4,8 @@ import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate
 import type { Config } from '../config/config.js';
 import { groupInvocations } from '../candidates/invocation-groups.js';
 import { classifyCandidate, decideGate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
+import { decideFailedBuild, judgeFailedInBuild } from '../enforce/failed-in-build.js';
+import { failedOnlyOnNew } from '../first-pass/failed-on-new.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
@@ -67,6 +69,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   // Checked again with the server's project id, so test_case_ids in the list match too.
   // The new invocations of one method share their JVMs and one price (candidates/invocation-groups.ts).
   const candidates = groupInvocations(joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId), verdict.parameters.curve);
+  // A build that failed on a test that is not new: today's rule, nothing is stressed.
+  if (!first.passed && !failedOnlyOnNew(first, candidates)) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
   const stress = toStress(candidates);
   // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
   // the report and telemetry all use this one prediction.
@@ -93,10 +97,12 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     }
     const blocks = verdict.parameters.timingSensitiveBlocks ?? false;
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
+    // A new test that failed the build: flaky or broken (enforce/failed-in-build.ts), before its reproduce command is made.
+    if (!first.passed) results = results.map(judgeFailedInBuild);
     for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, ctx.gradleArgs, r));
     problems = pass.problems;
   }
-  const decision = decideGate(mode, first.exitCode, results, guard);
+  const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard);
   const curve = verdict.parameters.curve;
   return {
     mode,

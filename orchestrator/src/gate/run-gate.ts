@@ -7,6 +7,7 @@ import { detectCiEnv, type CiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, buildEnvironment, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../errors.js';
+import { failingTests } from '../first-pass/failed-on-new.js';
 import { organicRepetitions } from '../first-pass/organic-retries.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import type { Logger } from '../log.js';
@@ -136,10 +137,12 @@ async function gateAfterFirstPass(
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
   for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
   if (first.readProblem) return stoppedReport(mode, config, first, { kind: 'gate_error', problem: `reading the first pass's results: ${first.readProblem}` });
-  if (!first.passed) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
   // No report of the build after it passed means the plugin did not run: the gate knows no test
   // task, and saying nothing would look exactly like "this branch adds no tests".
   const broken = first.settings ? first.errors : [first.manifestProblem ?? 'the Gradle plugin did not report the build'];
+  // A failed build goes on only when tests failed it, and only to learn whether they are all new
+  // (decide-on-verdict.ts); otherwise the gate skips, as it always did.
+  if (!first.passed && (failingTests(first).length === 0 || broken.length || !client)) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
   if (broken.length) return stoppedReport(mode, config, first, { kind: 'broken_results', errors: broken });
   if (!client) {
     const missing = [!config.serverUrl && 'server URL', !config.project && 'project', !config.token && 'token'].filter(Boolean) as string[];

@@ -11,7 +11,9 @@ import type { ToolFlags } from '../args/parse-args.js';
 import { resolveConfig } from '../config/config.js';
 import { booleanEnv, checkEnvironment } from '../config/environment.js';
 import { groupInvocations } from '../candidates/invocation-groups.js';
+import { judgeFailedInBuild } from '../enforce/failed-in-build.js';
 import { classifyCandidate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
+import { failingTests } from '../first-pass/failed-on-new.js';
 import { UsageError } from '../errors.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
@@ -31,6 +33,8 @@ import { parseSelector, selected, type TestSelector } from '../reproduce/test-se
 export const MAX_REPETITIONS = 1000;
 /** Exit code when a named test could not be stressed (the gate's own trouble, as the report says). */
 export const NOT_STRESSED_EXIT_CODE = 70;
+/** Exit code when the build failed and no named test disagreed with itself (skipped, or every failing one broken). */
+export const BUILD_FAILED_EXIT_CODE = 4;
 
 /** Runs `--stress-tests`; returns the exit code. Throws UsageError for what was typed. */
 export async function runStressTests(flags: ToolFlags, buildArgs: readonly string[], deps: GateDeps): Promise<number> {
@@ -52,9 +56,11 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
       deps.err(`stress-orchestrator: the build's test results cannot be read: ${trouble}\n`);
       return NOT_STRESSED_EXIT_CODE;
     }
-    if (!first.passed) {
-      deps.out(`${sectionFor('local')}\n  Skipped: the build failed, so nothing was stressed.\n`);
-      return first.exitCode;
+    // A build that failed only on tests named here: they are stressed (flaky or broken); on any other test: skipped.
+    const failing = failingTests(first);
+    if (!first.passed && (failing.length === 0 || !failing.every((c) => selected(selectors, c)))) {
+      deps.out(`${sectionFor('local')}\n  Skipped: the build failed${failing.length ? ' on a test not named here' : ''}, so nothing was stressed.\n`);
+      return BUILD_FAILED_EXIT_CODE;
     }
     // With --repetitions every test gets that many; without, the new invocations of one method share JVMs as the gate's do.
     const picked = chosen(first, selectors, repetitions, deps);
@@ -66,7 +72,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
       ...(flags.untilFailure ? { untilFailure: true } : {}),
     });
     if (pass.cancelled || cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal) ?? 'SIGINT');
-    const results = stress.map((c) => stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], { ...findingsOf(pass, c.testCaseId), cut: pass.cut || pass.stoppedAtFailure === true }), pass.stoppedAtFailure === true));
+    const results = stress.map((c) => judgeFailedInBuild(stopped(classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], { ...findingsOf(pass, c.testCaseId), cut: pass.cut || pass.stoppedAtFailure === true }), pass.stoppedAtFailure === true)));
     for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, buildArgs, r, repetitions ?? undefined));
     const report = localReport(config.runId, first, results, pass, plan.concurrency);
     deps.out(renderReport(report));
@@ -109,6 +115,8 @@ function chosen(first: FirstPass, selectors: readonly TestSelector[], repetition
         excluded: priced.excluded,
         muted: false,
         source: { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) },
+        // Only a failure is said: a test that passed in the build is stressed as it always was.
+        ...(c.status === 'failure' ? { firstPassStatus: 'failure' as const } : {}),
       };
     });
 }
@@ -119,12 +127,12 @@ function stopped(r: CandidateResult, atFailure: boolean): CandidateResult {
 }
 
 function localReport(runId: string, first: FirstPass, results: CandidateResult[], pass: StressPassResult, concurrency: number): GateReport {
-  const failed = results.some((r) => r.outcome === 'failed');
+  const failed = results.some((r) => r.outcome === 'failed' && r.failedInBuild !== 'broken');
   const partial = results.some((r) => r.outcome === 'error' || (r.outcome === 'not_stressed' && !pass.stoppedAtFailure));
   return {
     mode: 'local',
     runId,
-    outcome: failed ? 'failed' : partial ? 'incomplete' : 'passed',
+    outcome: results.some((r) => r.outcome === 'failed') ? 'failed' : partial ? 'incomplete' : 'passed',
     stop: null,
     firstPass: firstPassSummary(first),
     slowLimitMs: DEFAULT_STRESS_PARAMETERS.curve.at(-1)?.maxDurationMs ?? null,
@@ -137,7 +145,7 @@ function localReport(runId: string, first: FirstPass, results: CandidateResult[]
     notes: first.notes,
     blocked: failed,
     wouldHaveBlocked: failed,
-    exitCode: failed ? 1 : partial ? NOT_STRESSED_EXIT_CODE : 0,
+    exitCode: failed ? 1 : !first.passed ? BUILD_FAILED_EXIT_CODE : partial ? NOT_STRESSED_EXIT_CODE : 0,
     detection: detectionPower(results),
   };
 }

@@ -3,7 +3,7 @@
 import type { CandidateResult } from '../enforce/outcome.js';
 import { firstFailureText, groupsLine } from '../evidence/failure-evidence.js';
 import { formatDuration, formatLimit, plural } from '../format/format.js';
-import { code, rich, type Rich } from './rich-text.js';
+import { code, rich, type Piece, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';
 import { HALTED_WHY } from '../repetitions/stress-pass-result.js';
@@ -94,6 +94,11 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
     say(r.guard.reason, false);
     return doc;
   }
+  const inBuild = r.candidates.filter((cand) => cand.firstPassStatus === 'failure' && !cand.muted);
+  if (!r.firstPass.passed && inBuild.length) {
+    const n = inBuild.length;
+    say(`The build failed on ${plural(n, r.mode === 'local' ? 'test named here' : 'new test')}. The gate stressed ${n === 1 ? 'it' : 'them'}, each repetition in a fresh JVM; the build's failure stands.`, false);
+  }
   const c = r.counts;
   const unstressed = c.notStressed + c.errors;
   const extra = unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : '';
@@ -145,6 +150,7 @@ function findings(r: GateReport): Finding[] {
   const blocks = r.mode === 'enforce' ? 'blocked' : 'would have blocked';
   const out = failed.map((c, i): Finding => {
     const name = code(names.get(c)!);
+    if (c.failedInBuild) return { ...evidenceOf(c), sentence: failedInBuildWords(name, c) };
     const of = c.timingSensitive ? `${c.failures} of ${plural(c.timingSensitive.repetitions, 'repetition')} side by side (it passed all ${c.recorded.length} again alone: timing-sensitive)` : `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
     const sentence = c.muted
       ? rich`${name} failed ${of}; it is muted, so it cannot fail the gate.`
@@ -161,6 +167,15 @@ function findings(r: GateReport): Finding[] {
       sentence: rich`${code(names.get(c)!)} ${timingWords(c)} (a timeout or a race under load, probably a real flake): it passed all ${plural(c.recorded.length, 'repetition')} run again alone, so it does not ${r.mode === 'local' ? 'count as failed' : 'block this merge request (a project setting makes it block)'}.`,
     })),
   ];
+}
+
+/** A new test that failed the build: flaky (it also passed in fresh JVMs, with the counts) or broken. */
+function failedInBuildWords(name: Piece, c: CandidateResult): Rich {
+  const reps = c.recorded.length;
+  const passed = reps - c.failures;
+  return c.failedInBuild === 'flaky'
+    ? rich`${name} is flaky: it failed in the build, then passed ${passed} of ${plural(reps, 'repetition')}, each in a fresh JVM.${c.failures === 0 ? " Its failure is in the build's output." : ''} Rerunning CI until it passes would merge a flaky test.`
+    : rich`${name} is broken: it failed in the build and every one of ${plural(reps, 'repetition')}, each in a fresh JVM: fix it as any failing test.`;
 }
 
 /** What a finding shows of a candidate's failures: grouped, the first one, and the command that reruns it. */

@@ -69,6 +69,8 @@ function outcomeWords(c: CandidateResult, r: GateReport): { repetitions: string;
     case 'passed':
       return { repetitions, outcome: `passed${c.timingSensitive ? ` alone, ${timingWords(c)}` : ''}${c.muted ? ' (muted)' : ''}` };
     case 'failed':
+      if (c.failedInBuild === 'flaky') return { repetitions, outcome: `failed in the build, passed ${ran - c.failures} of ${ran}: flaky` };
+      if (c.failedInBuild === 'broken') return { repetitions, outcome: 'failed in the build and every time: broken' };
       return { repetitions, outcome: `${c.failures} failed${c.timingSensitive ? ' side by side (passed alone: timing-sensitive)' : ''}${c.crashed ? ` (${crashWords(c.crashed)})` : ''}${c.muted ? ' (muted: cannot fail the gate)' : ''}` };
     case 'not_stressed':
       return { repetitions, outcome: `not stressed (${c.why})` };
