@@ -97,7 +97,7 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const inBuild = r.candidates.filter((cand) => cand.firstPassStatus === 'failure' && !cand.muted);
   if (!r.firstPass.passed && inBuild.length) {
     const n = inBuild.length;
-    say(`The build failed on ${plural(n, r.mode === 'local' ? 'test named here' : 'new test')}. The gate stressed ${n === 1 ? 'it' : 'them'}, each repetition in a fresh JVM; the build's failure stands.`, false);
+    say(`The build failed on ${r.mode === 'local' ? `${plural(n, 'test')} named here` : plural(n, 'new test')}. The gate stressed ${n === 1 ? 'it' : 'them'}, each repetition in a fresh JVM; the build's failure stands.`, false);
   }
   const c = r.counts;
   const unstressed = c.notStressed + c.errors;
