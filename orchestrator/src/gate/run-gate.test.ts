@@ -136,12 +136,33 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     expect(r.report.candidates.map((c: { outcome: string }) => c.outcome)).toEqual(['error', 'error']);
   });
 
-  it('first pass failed: says the stress pass was skipped, exits with the failure', async () => {
-    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass: [...cases, { suite: S, name: 'broken', status: 'failure' }] });
+  it('first pass failed on an old test: says the stress pass was skipped, exits with the failure', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass: cases.map((c) => (c.name === 'old' ? { ...c, status: 'failure' as const } : c)) });
     expect(r.code).toBe(1);
     expect(r.out).toBe(`Stress-testing new tests\n  Skipped: the first pass failed, so no new test was stressed.\n\n  Run page: http://api.test/projects/shop/runs/${r.report.runId}\n`);
     expect(r.calls).toHaveLength(1);
+    // The verdict is asked to learn which tests are new.
+    expect(r.requests.map((q) => q.url.split('/').pop())).toEqual(['runs', 'verdict', 'gate']);
+  });
+
+  it('first pass failed with no failing test (compilation): skipped without asking the verdict', async () => {
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1 });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Skipped: the first pass failed, so no new test was stressed.');
     expect(r.requests.map((q) => q.url.split('/').pop())).toEqual(['runs', 'gate']);
+  });
+
+  it('first pass failed only on a new test: stresses it, calls it flaky, keeps the build exit code', async () => {
+    const firstPass = cases.map((c) => (c.name === 'appliesDiscount' ? { ...c, status: 'failure' as const } : c));
+    const r = await run(['--stress-new-tests', 'enforce'], { exitCode: 1, firstPass, repStatus: flaky });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('The build failed on 1 new test. The gate stressed it, each repetition in a fresh JVM;');
+    expect(r.out).toContain(' ! CheckoutTest.appliesDiscount is flaky: it failed in the build, then passed 8');
+    expect(r.out).toContain('   Reproduce:');
+    expect(r.report).toMatchObject({ exitCode: 1, blocked: false, wouldHaveBlocked: true, outcome: 'failed' });
+    const gate = r.requests.find((q) => q.url.endsWith('/gate'))!.body;
+    expect(v.safeParse(GateUpload, gate).issues).toBeUndefined();
+    expect(gate).toMatchObject({ blocked: false, wouldHaveBlocked: true, testCases: [{ name: 'appliesDiscount', outcome: 'failed' }, { name: 'clearsCart', outcome: 'passed' }] });
   });
 
   it('no candidates: nothing printed, no stress pass', async () => {
