@@ -63,6 +63,25 @@ describe('the run headline', () => {
     expect(runHeadline(page)).toMatchObject({ verdict: 'Skipped', summary: 'the first pass failed, so no new test was stressed', tests: [], firstPassFailures: ['com.shop.CheckoutTest.old'] });
   });
 
+  it('names a new test that failed the build and passed in fresh JVMs flaky, with its counts, and one that failed every time broken', () => {
+    const flaky = candidate(1, 'adds', [2, 5], { outcome: 'failed' });
+    const broken = candidate(2, 'expires', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const inBuild = (c: typeof flaky) => ({ testCaseId: c.testCaseId, module: c.module, suite: c.suite, name: c.name, status: 'failure', durationMs: 3, isNew: true, muted: false });
+    const page: RunPage = { ...pageOf([flaky, broken]), status: 'failure', testCases: [inBuild(flaky), inBuild(broken)] };
+    page.gate = { ...page.gate!, blocked: false, wouldHaveBlocked: true };
+    const h = runHeadline(page);
+    expect(h).toMatchObject({ verdict: 'Flaky in the build', tone: 'bad', summary: '1 new test failed the build and passed in fresh JVMs: flaky' });
+    expect(h.notes[0]).toMatch(/^Rerunning CI until it passes would merge a flaky test/);
+    expect(h.notes[1]).toBe('A new test that fails every time is broken: fix it as any failing test.');
+    expect(h.tests.map((t) => [t.title, t.line])).toEqual([
+      ['CheckoutTest.adds', 'failed in the build, then passed 8 of 10 repetitions, each in a fresh JVM: flaky'],
+      ['CheckoutTest.expires', 'failed in the build and every one of 10 repetitions, each in a fresh JVM: broken'],
+    ]);
+    expect(h.tests[0]!.reproduceCommand).toContain('--tests');
+    const onlyBroken: RunPage = { ...page, testCases: [inBuild(broken)], gate: { ...page.gate!, wouldHaveBlocked: false, candidates: [broken] } };
+    expect(runHeadline(onlyBroken)).toMatchObject({ verdict: 'Broken in the build', summary: '1 new test failed the build and every repetition: broken' });
+  });
+
   it('says the gate did not run when no verdict was uploaded', () => {
     expect(runHeadline({ ...pageOf([]), gate: null })).toMatchObject({ verdict: 'Passed', notes: ['The stress gate did not run on this run (no verdict uploaded).'] });
   });

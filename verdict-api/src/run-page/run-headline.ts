@@ -76,6 +76,23 @@ export function runHeadline(page: RunPage): RunHeadline {
   const failing = g.candidates.filter((c) => c.outcome === 'failed');
   const blocking = failing.filter((c) => !c.muted);
   const mutedFailing = failing.filter((c) => c.muted);
+  // The build failed only on new tests, and the gate stressed them (the CLI's enforce/failed-in-build.ts):
+  // each is flaky (it also passed in fresh JVMs) or broken (it failed every time); the build's failure stands.
+  const failedIds = new Set(failedInBuild.map((t) => t.testCaseId));
+  const inBuild = page.status === 'failure' ? g.candidates.filter((c) => !c.muted && failedIds.has(c.testCaseId) && c.repetitions.length > 0) : [];
+  if (inBuild.length) {
+    const flaky = inBuild.filter((c) => c.repetitions.some((r) => r.status === 'success'));
+    const broken = inBuild.length - flaky.length;
+    const summary = flaky.length
+      ? `${newTests(flaky.length)} failed the build and passed in fresh JVMs: flaky`
+      : `${newTests(broken)} failed the build and every repetition: broken`;
+    const notes = [
+      ...(flaky.length ? [`Rerunning CI until it passes would merge a flaky test: rerun ${flaky.length === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`] : []),
+      ...(broken ? [`${broken === 1 ? 'A new test that fails every time is broken' : `${broken} new tests fail every time (broken)`}: fix ${broken === 1 ? 'it' : 'them'} as any failing test.`] : []),
+    ];
+    const named = [...flaky, ...inBuild.filter((c) => !flaky.includes(c))];
+    return { ...head({ verdict: flaky.length ? 'Flaky in the build' : 'Broken in the build', tone: 'bad', summary, notes }, named), tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, g.mode, true)) };
+  }
   if (g.blocked || g.wouldHaveBlocked) {
     const n = blocking.length || failing.length;
     const summary = `${newTests(n)} disagreed with ${themselves(n)}`;
@@ -128,10 +145,15 @@ function passedSummary(stressed: number, notable: number): string {
 }
 
 /** One named test. */
-function headlineTest(c: GateCandidate, mode: string): HeadlineTest {
+function headlineTest(c: GateCandidate, mode: string, failedTheBuild = false): HeadlineTest {
   const failedInStrip = c.repetitions.filter((r) => r.status === 'failure').length;
   const ts = c.timingSensitive;
-  const line = ts && failedInStrip === 0
+  const passedInStrip = c.repetitions.length - failedInStrip;
+  const line = failedTheBuild
+    ? passedInStrip
+      ? `failed in the build, then passed ${passedInStrip} of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM: flaky`
+      : `failed in the build and every one of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM: broken`
+    : ts && failedInStrip === 0
     ? `failed ${ts.failures} of ${ts.repetitions} repetitions side by side and passed ${c.repetitions.filter((r) => r.status === 'success').length} run again alone: timing-sensitive${c.outcome === 'failed' && !c.muted ? `; the project's setting makes it ${mode === 'enforce' ? 'block' : 'count'}` : ''}`
     : `failed ${failedInStrip} of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM; it passed in the build`;
   const groups = c.failureGroups;
