@@ -147,7 +147,8 @@ function findings(r: GateReport): Finding[] {
   const failed = [...r.candidates.filter((c) => !c.muted && c.outcome === 'failed'), ...r.candidates.filter((c) => c.muted && c.outcome === 'failed')];
   const lastBlocking = failed.filter((c) => !c.muted).length - 1;
   const names = new Map(testNames(r.candidates).map((n, i) => [r.candidates[i]!, n]));
-  const blocks = r.mode === 'enforce' ? 'blocked' : 'would have blocked';
+  // A build that failed blocks by itself: the gate only says what its new tests did.
+  const blocks = r.mode === 'enforce' && r.firstPass.passed ? 'blocked' : 'would have blocked';
   const out = failed.map((c, i): Finding => {
     const name = code(names.get(c)!);
     if (c.failedInBuild) return { ...evidenceOf(c), sentence: failedInBuildWords(name, c) };

@@ -57,4 +57,13 @@ describe('the job summary', () => {
     expect(md).toContain('> ⚠️ `FlakyCounterTest.failsEveryThirdInvocation` failed 1 of 10 repetitions and blocked this merge request.\n');
     expect(md).toContain('> ⚠️ `SlowCounterTest.failsEveryThirdInvocation` failed 1 of 10 repetitions and blocked this merge request.\n');
   });
+
+  it('says a build that failed on a flaky new test failed on it, not that the gate would have blocked', () => {
+    const flaky = { ...classifyCandidate(candidate('appliesDiscount', { firstPassStatus: 'failure' }), reps(10, [4]), false), failedInBuild: 'flaky' as const };
+    const md = renderStepSummary(gateReport('enforce', [flaky], null, { firstPass: { exitCode: 1, passed: false, testCases: 3, failures: 1, maskedFailures: 0 }, blocked: false, wouldHaveBlocked: true, exitCode: 1 }));
+    expect(md).toContain('The build failed on 1 new test. The gate stressed it');
+    expect(md).toContain('is flaky: it failed in the build, then passed 9 of 10 repetitions, each in a fresh JVM.');
+    expect(md).toContain('**The build failed on a flaky new test**');
+    expect(md).not.toContain('Would have blocked');
+  });
 });
