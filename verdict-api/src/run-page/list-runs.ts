@@ -4,7 +4,7 @@ import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 
 /** The gate's outcome on a run, as the runs list badges it. */
-export type GateBadge = 'passed' | 'failed' | 'would_have_blocked' | 'guard' | 'skipped' | 'incomplete' | 'gate_error' | 'cancelled' | 'no_candidates' | 'not_entitled' | 'none';
+export type GateBadge = 'passed' | 'failed' | 'would_have_blocked' | 'flaky_in_build' | 'broken_in_build' | 'guard' | 'skipped' | 'incomplete' | 'gate_error' | 'cancelled' | 'no_candidates' | 'not_entitled' | 'none';
 
 /** One run in the list. */
 export interface RunSummary {
@@ -42,15 +42,18 @@ export async function listRuns(db: Database, project: Project, limit = 100): Pro
     startedAt: String(r['started']),
     shards: num(r['shard_count']),
     testCases: num(r['cases']),
-    gate: badge(byRun.get(String(r['run_id']))),
+    gate: badge(byRun.get(String(r['run_id'])), num(r['failures']) > 0),
   }));
 }
 
 /** The badge of a run's merged gate verdicts. */
-export function badge(g: Record<string, unknown> | undefined): GateBadge {
+export function badge(g: Record<string, unknown> | undefined, buildFailed = false): GateBadge {
   if (!g) return 'none';
   const outcomes = (g['outcomes'] as string[]).map(String);
   if (num(g['any_blocked']) === 1) return 'failed';
+  // The build failed only on new tests and the gate stressed them (the CLI's enforce/failed-in-build.ts):
+  // the build blocks by itself; the badge says what the gate found, as the run page's headline does.
+  if (buildFailed && outcomes.includes('failed')) return num(g['any_would']) === 1 ? 'flaky_in_build' : 'broken_in_build';
   if (num(g['any_would']) === 1) return 'would_have_blocked';
   for (const o of ['failed', 'gate_error', 'cancelled', 'incomplete'] as const) if (outcomes.includes(o)) return o;
   if (outcomes.includes('guarded')) return 'guard';

@@ -6,6 +6,8 @@ const GATE: Record<GateBadge, [string, string]> = {
   passed: ['passed', 'ok'],
   failed: ['blocked', 'bad'],
   would_have_blocked: ['would have blocked', 'warn'],
+  flaky_in_build: ['flaky in the build', 'bad'],
+  broken_in_build: ['broken in the build', 'bad'],
   guard: ['guard fired', 'info'],
   skipped: ['skipped', 'muted'],
   incomplete: ['incomplete', 'warn'],

@@ -57,5 +57,8 @@ describe.each(ENGINES)('a first pass that failed only on new tests, on %s ClickH
     expect(text).toContain('failed in the build and every one of 10 repetitions, each in a fresh JVM: broken');
     expect(text).toContain('Rerunning CI until it passes would merge a flaky test');
     expect(text).toContain('--stress-tests');
+    // The runs list's badge says the same words.
+    const list = await app.request(`/projects/${p.handle}/runs`, { headers: { Cookie: signIn.headers.get('set-cookie')!.split(';')[0]! } });
+    expect((await list.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).toContain('flaky in the build');
   });
 });
