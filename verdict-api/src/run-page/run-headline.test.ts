@@ -80,6 +80,11 @@ describe('the run headline', () => {
     expect(h.tests[0]!.reproduceCommand).toContain('--tests');
     const onlyBroken: RunPage = { ...page, testCases: [inBuild(broken)], gate: { ...page.gate!, wouldHaveBlocked: false, candidates: [broken] } };
     expect(runHeadline(onlyBroken)).toMatchObject({ verdict: 'Broken in the build', summary: '1 new test failed the build and every repetition: broken' });
+    // A new test that passed in the build but failed its repetitions, beside a broken one: flaky, named first, with its own line.
+    const other = candidate(3, 'clears', [4]);
+    const h2 = runHeadline({ ...onlyBroken, gate: { ...onlyBroken.gate!, wouldHaveBlocked: true, candidates: [broken, other] } });
+    expect(h2).toMatchObject({ verdict: 'Flaky in the build', summary: '1 new test disagreed with itself in a build that failed on new tests: flaky' });
+    expect(h2.tests.map((t) => t.line)).toEqual(['failed 1 of 10 repetitions, each in a fresh JVM; it passed in the build', 'failed in the build and every one of 10 repetitions, each in a fresh JVM: broken']);
   });
 
   it('says the gate did not run when no verdict was uploaded', () => {

@@ -81,17 +81,20 @@ export function runHeadline(page: RunPage): RunHeadline {
   const failedIds = new Set(failedInBuild.map((t) => t.testCaseId));
   const inBuild = page.status === 'failure' ? g.candidates.filter((c) => !c.muted && failedIds.has(c.testCaseId) && c.repetitions.length > 0) : [];
   if (inBuild.length) {
-    const flaky = inBuild.filter((c) => c.repetitions.some((r) => r.status === 'success'));
-    const broken = inBuild.length - flaky.length;
+    // A new test that passed in the build and failed its repetitions disagreed with itself too.
+    const flaky = [...inBuild.filter((c) => c.repetitions.some((r) => r.status === 'success')), ...blocking.filter((c) => !failedIds.has(c.testCaseId))];
+    const broken = inBuild.filter((c) => !flaky.includes(c)).length;
     const summary = flaky.length
-      ? `${newTests(flaky.length)} failed the build and passed in fresh JVMs: flaky`
+      ? flaky.every((c) => failedIds.has(c.testCaseId))
+        ? `${newTests(flaky.length)} failed the build and passed in fresh JVMs: flaky`
+        : `${newTests(flaky.length)} disagreed with ${themselves(flaky.length)} in a build that failed on new tests: flaky`
       : `${newTests(broken)} failed the build and every repetition: broken`;
     const notes = [
       ...(flaky.length ? [`Rerunning CI until it passes would merge a flaky test: rerun ${flaky.length === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`] : []),
       ...(broken ? [`${broken === 1 ? 'A new test that fails every time is broken' : `${broken} new tests fail every time (broken)`}: fix ${broken === 1 ? 'it' : 'them'} as any failing test.`] : []),
     ];
     const named = [...flaky, ...inBuild.filter((c) => !flaky.includes(c))];
-    return { ...head({ verdict: flaky.length ? 'Flaky in the build' : 'Broken in the build', tone: 'bad', summary, notes }, named), tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, g.mode, true)) };
+    return { ...head({ verdict: flaky.length ? 'Flaky in the build' : 'Broken in the build', tone: 'bad', summary, notes }, named), tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, g.mode, failedIds.has(c.testCaseId))) };
   }
   if (g.blocked || g.wouldHaveBlocked) {
     const n = blocking.length || failing.length;
