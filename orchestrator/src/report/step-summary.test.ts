@@ -63,7 +63,7 @@ describe('the job summary', () => {
     const md = renderStepSummary(gateReport('enforce', [flaky], null, { firstPass: { exitCode: 1, passed: false, testCases: 3, failures: 1, maskedFailures: 0 }, blocked: false, wouldHaveBlocked: true, exitCode: 1 }));
     expect(md).toContain('The build failed on 1 new test. The gate stressed it');
     expect(md).toContain('is flaky: it failed in the build, then passed 9 of 10 repetitions, each in a fresh JVM.');
-    expect(md).toContain('**The build failed on a flaky new test**');
+    expect(md).toContain('**The build failed, and a new test is flaky**');
     expect(md).not.toContain('Would have blocked');
   });
 });

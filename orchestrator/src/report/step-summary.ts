@@ -32,8 +32,8 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
     for (const w of doc.warnings) lines.push(`> ⚠️ ${markdown(w)}`, '');
     const inBuild = r.firstPass.passed ? [] : r.candidates.filter((c) => c.failedInBuild && !c.muted);
     const verdict = inBuild.length
-      ? inBuild.some((c) => c.failedInBuild === 'flaky')
-        ? "**The build failed on a flaky new test**: rerunning CI until it passes would merge it. The build's failure stands."
+      ? r.wouldHaveBlocked
+        ? "**The build failed, and a new test is flaky**: rerunning CI until it passes would merge it. The build's failure stands."
         : "**The build failed**: its new tests failed every time (broken); fix them as any failing test."
       : r.blocked
       ? '**Blocked**: a new test disagreed with itself.'
