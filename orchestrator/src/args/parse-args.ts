@@ -80,7 +80,8 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
                              the project's ./mvnw when the command is ./mvnw)
   --stress-tests <test>      no gate, no server: run the build, then stress exactly this test
                              (repeatable; "[:module ]pkg.Class.test", * for any characters) in
-                             fresh JVMs as the gate would; exit 1 when one disagreed with itself
+                             fresh JVMs as the gate would; exit 1 when one disagreed with itself,
+                             4 when the build failed and none did
   --repetitions <n>          with --stress-tests: repetitions per test (default: the gate's curve)
   --until-failure            with --stress-tests: stop at the first failed repetition
   --skip-quarantine          ignore the quarantine list: run every test, mask nothing
