@@ -2,7 +2,8 @@
 // a real browser (issue 36): Debian's Chromium driven by playwright-core, against the real verdict
 // API (`verdict-api demo`: embedded chDB) holding real uploads: a merge request whose gate blocked
 // a new test with a long unbroken name and long evidence, and runs of it on the default branch.
-// At 1,280 and 390 px no page is wider than the window. Screenshots go to test-artifacts/.
+// Signed in as a viewer of the project (the blocked developer), not its admin. At 1,280 and 390 px
+// no page is wider than the window. Screenshots go to test-artifacts/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,8 +49,11 @@ beforeAll(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  // Signed in as the blocked developer would be: a viewer of the project, not its admin.
+  const viewer = await call('POST', '/viewers', api.admin, { name: 'team-loyalty' });
+  expect(viewer.status).toBe(201);
   await page.goto(`${api.url}/sign-in`);
-  await page.getByLabel('Admin credential or viewer credential').fill(api.admin);
+  await page.getByLabel('Admin credential or viewer credential').fill(viewer.body.credential as string);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }, 120_000);
 afterAll(async () => {

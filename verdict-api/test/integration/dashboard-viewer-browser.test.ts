@@ -59,7 +59,11 @@ describe('a viewer in Chromium, on a blocked run', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(page.url()).toBe(runUrl());
     expect(await page.title()).toBe(`Run ${RUN} · Stress gate`);
-    expect(await page.locator('main').textContent()).toContain('appliesDiscount');
+    // The headline, first in the page, names the blocking test, on the first screen.
+    const headline = page.locator('section.headline');
+    expect(await headline.locator('h2').textContent()).toBe('Blocked: 1 new test disagreed with itself');
+    expect(await headline.locator('article.blocking-test h3').textContent()).toBe('CheckoutTest.appliesDiscount');
+    expect((await headline.locator('article.blocking-test').boundingBox())!.y).toBeLessThan(800);
     expect(await page.getByLabel('repetitions of appliesDiscount').first().locator('li.bad').count()).toBe(3);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'sg_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
