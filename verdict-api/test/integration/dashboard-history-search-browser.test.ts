@@ -42,6 +42,7 @@ beforeAll(async () => {
       repetitions: Array.from({ length: 10 }, (_, i) => ({ repetition: i + 1, status: FAILED.includes(i + 1) ? 'failure' : 'success', durationMs: 40 + i })),
       failures: FAILED.map((repetition) => ({ repetition, kind: 'failure', type: 'java.lang.AssertionError', message: 'expected total 27.00 EUR but was 30.00 EUR', stackTrace: trace, stdoutTail: `basket=${'x'.repeat(400)}`, stderrTail: null, durationMs: 40, exitCode: null, signal: null, hsErrFile: null })),
       failureGroups: [{ signature: `java.lang.AssertionError at ${identity.suite}.${LONG}(LoyaltyDiscountCalculatorIntegrationTest.java:142)`, type: 'java.lang.AssertionError', location: 'LoyaltyDiscountCalculatorIntegrationTest.java:142', count: 3, repetitions: FAILED }],
+      reproduce: { launcher: { kind: 'package', version: '0.1.0' }, tool: ['gradle'], buildArgs: ['test'], repetitions: 50 },
     }],
   })).status).toBe(201);
   browser = await chromium.launch({
@@ -75,6 +76,8 @@ describe('the blocked developer’s pages in Chromium', () => {
     expect(await test.locator('pre.message').textContent()).toBe('expected total 27.00 EUR but was 30.00 EUR');
     // Above the fold at 1280x800: the test's name and message start within the first screen.
     expect((await test.locator('pre.message').boundingBox())!.y).toBeLessThan(800);
+    // …and the command that reruns it, built by the server from the stored identity.
+    expect(await test.locator('pre.command').textContent()).toBe(`npx -p @stress-gate/orchestrator@0.1.0 stress-orchestrator gradle --stress-tests ':checkout-service ${identity.suite}.${LONG}' --repetitions 50 -- test`);
     expect(await page.locator('main').textContent()).not.toContain('failed (blocked)');
     await shot('history-01-run-page-1280');
   }, 60_000);
@@ -90,6 +93,11 @@ describe('the blocked developer’s pages in Chromium', () => {
         await page.evaluate("document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''))");
         expect([name, width, await overflow()]).toEqual([name, width, 0]);
         if (width === 390) await shot(`history-02-${name}-390`);
+        if (width === 390 && name === 'run') {
+          // The first screen of a phone, with the failures closed again: what the author sees first.
+          await page.evaluate("document.querySelectorAll('details').forEach((d) => d.removeAttribute('open'))");
+          await page.screenshot({ path: path.join(ARTIFACTS, 'history-02-run-390-first-screen.png') });
+        }
       }
     }
     await page.setViewportSize({ width: 1280, height: 800 });
