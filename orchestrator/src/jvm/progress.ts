@@ -1,7 +1,8 @@
-// Progress of the stress pass on stderr, so a long pass never looks hung: on a terminal one live
-// line (repetitions done of the total, failures so far, time left before the ceiling); in a CI
-// log a plain line at each tenth of the pass and at least every 10 s, and one at the end (a
-// line per JVM would bury the log: a pass of 20 candidates starts 200).
+// Progress of the stress pass on stderr, so a long pass never looks hung. On a terminal: one
+// live line, rewritten in place (carriage return, clear line) as each repetition JVM finishes, and
+// cleared at the end (the report follows). In a CI log, where a carriage return is just another
+// line: a plain line at each quarter of the pass, another only after 30 s of silence, so a pass of
+// 200 JVMs prints about 4 lines, never one a JVM.
 import { formatDuration } from '../format/format.js';
 
 /** Reports finished repetitions. */
@@ -15,6 +16,7 @@ export interface Progress {
 /** Where and how to write. */
 export interface ProgressOptions {
   write: (text: string) => void;
+  /** stderr is a terminal: one live line; else sparse plain lines. */
   tty: boolean;
   total: number;
   /** The ceiling's time; null: none (the line says nothing of it). */
@@ -31,7 +33,11 @@ export function progressLine(done: number, total: number, failures: number, left
 }
 
 /** In a CI log, the longest silence between two progress lines. */
-const EVERY_MS = 10_000;
+export const QUIET_MS = 30_000;
+/** In a CI log, a line at each of this many parts of the pass. */
+const PARTS = 4;
+/** The terminal's escape: back to the line's start and clear it. */
+const CLEAR = '\r\x1b[2K';
 
 /** A progress reporter; `total` 0 writes nothing. */
 export function createProgress(o: ProgressOptions): Progress {
@@ -39,26 +45,31 @@ export function createProgress(o: ProgressOptions): Progress {
   let failures = 0;
   let shown = false;
   let lastAt = o.now();
-  let lastTenth = 0;
+  let lastPart = 0;
   const line = () => progressLine(done, o.total, failures, o.deadlineAt === null ? null : o.deadlineAt - o.now(), o.title);
+  if (o.tty && o.total > 0) {
+    o.write(`${CLEAR}${line()}`);
+    shown = true;
+  }
   return {
     finished(f) {
       done++;
       failures += f;
       if (o.tty) {
-        o.write(`\r\x1b[2K${line()}`);
+        o.write(`${CLEAR}${line()}`);
         shown = true;
-      } else {
-        const tenth = Math.floor((done * 10) / Math.max(1, o.total));
-        if (tenth > lastTenth || done === o.total || o.now() - lastAt >= EVERY_MS) {
-          o.write(`stress-gate: ${line()}\n`);
-          lastTenth = tenth;
-          lastAt = o.now();
-        }
+        return;
+      }
+      const part = Math.floor((done * PARTS) / Math.max(1, o.total));
+      if (part > lastPart || done === o.total || o.now() - lastAt >= QUIET_MS) {
+        o.write(`stress-gate: ${line()}\n`);
+        lastPart = part;
+        lastAt = o.now();
       }
     },
     end() {
-      if (shown) o.write('\r\x1b[2K');
+      if (shown) o.write(CLEAR);
+      shown = false;
     },
   };
 }

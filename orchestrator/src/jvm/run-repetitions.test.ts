@@ -6,7 +6,7 @@ import { candidate } from '../../test/support/builders.js';
 import { silentLogger } from '../log.js';
 import type { ClassArchive } from './class-archive.js';
 import type { JvmExit, JvmLauncher } from './launch-jvm.js';
-import { createProgress, progressLine } from './progress.js';
+import { createProgress } from './progress.js';
 import { HALTED_WHY } from '../repetitions/stress-pass-result.js';
 import { HALT_AFTER, runRepetitions, type RepetitionsDeps } from './run-repetitions.js';
 import type { Selection, StressTarget } from './stress-target.js';
@@ -271,24 +271,3 @@ describe('the scheduler and the JDK class archive', () => {
   });
 });
 
-describe('progress', () => {
-  it('words a progress line', () => {
-    expect(progressLine(3, 10, 1, 65_000)).toMatch(/^stress pass: 3\/10 repetitions, 1 failure, .+ left before the ceiling$/);
-  });
-
-  it('writes a CI log line at each tenth of the pass, at least every 10 s, and at the end', () => {
-    const lines: string[] = [];
-    let now = 0;
-    const p = createProgress({ write: (t) => lines.push(t), tty: false, total: 200, deadlineAt: 600_000, now: () => now });
-    for (let i = 0; i < 200; i++) p.finished(0);
-    expect(lines).toHaveLength(10);
-    expect(lines.at(-1)).toMatch(/^stress-gate: stress pass: 200\/200 repetitions/);
-    lines.length = 0;
-    const slow = createProgress({ write: (t) => lines.push(t), tty: false, total: 200, deadlineAt: 600_000, now: () => now });
-    for (let i = 0; i < 5; i++) {
-      now += 11_000;
-      slow.finished(1);
-    }
-    expect(lines).toHaveLength(5);
-  });
-});
