@@ -108,7 +108,10 @@ class BrokenClockTest {
       expect((await call('DELETE', `/quarantine/${muted.json.testCaseId}`, { reason: 'unmute' })).status).toBe(200);
       const red = await ciJob('feature/greetings', 'report');
       expect(red.code).toBe(1);
-      expect(red.out).toContain('Skipped: the first pass failed');
+      // Unmuted, the build failed only on a new test: the gate stresses it and calls it broken; the
+      // build's exit code stands (an old test failing would skip, as first-pass-failed-maven tests).
+      expect(red.out).toContain('BrokenClockTest.alwaysLate is broken: it failed in the build and every one of 4 repetitions, each in a fresh JVM');
+      expect(red.report.candidates.find((c: { name: string }) => c.name === 'alwaysLate')).toMatchObject({ failedInBuild: 'broken' });
     } finally {
       await rm(path.join(dir, BROKEN), { force: true });
     }
