@@ -1,6 +1,6 @@
 // Embedded ClickHouse (chDB) in this process: the default, so the whole system runs on a laptop.
 import { mkdirSync } from 'node:fs';
-import { Session } from 'chdb';
+import { drainPending, Session } from 'chdb';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { type Sql } from '../sql/bind.js';
 import { type ClickHouseEngine, MAX_QUERY_SIZE } from './engine.js';
@@ -52,6 +52,10 @@ export function openEmbeddedEngine(dataDir: string): ClickHouseEngine {
     async close() {
       session?.close();
       session = null;
+      // chDB defers a connection's teardown behind queries still running on it (a request the
+      // client gave up on), and until then the process's one data directory stays bound: a session
+      // opened elsewhere right after would be refused. Closed means released.
+      await drainPending();
     },
   };
 }

@@ -108,4 +108,16 @@ describe('embedded chDB data directory', () => {
     expect(tables.map((t) => t.name)).toContain('test_case_branch_presence');
     await second.close();
   });
+
+  it('is released when close() resolves, though a query was still running on it', async () => {
+    // A client that gives up leaves its query running; chDB defers the connection's teardown
+    // behind it. Another data directory (the next test file's, the next demo) must open at once.
+    const busy = openEmbeddedEngine(join(dir, 'busy'));
+    const running = busy.query(sql`SELECT sum(number) AS s FROM numbers(400000000)`).catch((e: Error) => e);
+    await busy.close();
+    const next = openEmbeddedEngine(join(dir, 'next'));
+    expect(await next.query<{ one: number }>(sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    await next.close();
+    await running;
+  });
 });
