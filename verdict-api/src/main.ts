@@ -2,12 +2,11 @@
 // commands that create accounts, projects, tokens and viewer credentials.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAccount } from './accounts/accounts.js';
-import { createAdminCredential } from './accounts/admin-credentials.js';
-import { createProject, getProjectByHandle } from './accounts/projects.js';
-import { createToken } from './accounts/tokens.js';
+import { getProjectByHandle } from './accounts/projects.js';
 import { type AdminActions, localAdmin, remoteAdmin } from './admin/admin-actions.js';
 import { type Config, loadConfig } from './config/config.js';
+import { demoDashboardUrl, demoEnv, demoHandles, demoKeyPrefix } from './demo/demo-env.js';
+import { setUpDemoProjects } from './demo/demo-projects.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
@@ -21,9 +20,12 @@ const USAGE = `usage: verdict-api <command> [options]
 
 commands:
   serve                                   serve the API (CLICKHOUSE_URL set: that server; else embedded chDB)
-  demo [--write-env F]                     serve on embedded chDB with an entitled demo account, project "demo"
-                                          (default branch main) and fresh tokens (default-branch and merge-request),
-                                          printed and written to F
+  demo [--project H]... [--write-env F]   serve on embedded chDB with an entitled demo account, its projects H
+                                          (repeatable; default: one project "demo"; default branch main), fresh tokens
+                                          (default-branch and merge-request) and an admin credential, printed and
+                                          written to F: the first project as STRESS_GATE_PROJECT, STRESS_GATE_TOKEN,
+                                          STRESS_GATE_MR_TOKEN, …; with several, each also as STRESS_GATE_DEMO_<H>_PROJECT,
+                                          _TOKEN, _MR_TOKEN, _DASHBOARD_URL (H upper-cased, "-" and "." as "_")
   admin create-account --name N [--entitled]                     (operator)
   admin entitle --account ID [--off]                              (operator)
   admin create-admin-credential --account ID [--name N]           (operator) prints the credential once
@@ -97,30 +99,25 @@ async function serveCommand(config: Config): Promise<number> {
 }
 
 async function demoCommand(config: Config, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'write-env': { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { 'write-env': { type: 'string' }, project: { type: 'string', multiple: true } } });
   if (config.CLICKHOUSE_URL) throw new UsageError('demo runs on embedded chDB; unset CLICKHOUSE_URL');
+  const wanted = demoHandles(values.project);
+  if ('error' in wanted) throw new UsageError(wanted.error);
   const log = createLogger(config.LOG_LEVEL);
   const db = openDatabase(config);
   await migrate(db.engine, db.name);
-  let project = await getProjectByHandle(db, 'demo');
-  if (!project) {
-    const account = await createAccount(db, 'Demo', true); // the embedded demo entitles its own account
-    project = await createProject(db, { accountId: account.accountId, handle: 'demo', defaultBranch: 'main' });
-  }
-  const { token } = await createToken(db, project.projectId, 'demo', 'default-branch');
-  const { token: mrToken } = await createToken(db, project.projectId, 'demo merge requests', 'merge-request');
-  const { credential } = await createAdminCredential(db, project.accountId, 'demo');
+  const { projects, adminCredential } = await setUpDemoProjects(db, wanted.handles);
   const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
-  const env =
-    `STRESS_GATE_URL=${server.url}\nSTRESS_GATE_PROJECT=demo\nSTRESS_GATE_TOKEN=${token}\nSTRESS_GATE_MR_TOKEN=${mrToken}\n` +
-    `STRESS_GATE_ADMIN_TOKEN=${credential}\nSTRESS_GATE_DASHBOARD_URL=${server.url}/projects/demo/runs\n`;
+  const env = demoEnv(server.url, projects, adminCredential);
   if (values['write-env']) writeFileSync(values['write-env'], env, { mode: 0o600 });
+  const several = projects.length > 1;
+  const names = projects.map((p) => `${p.handle}${several ? ` (keys ${demoKeyPrefix(p.handle)}_…)` : ''}`).join(', ');
   process.stdout.write(
     `verdict API (demo) listening on ${server.url} on embedded ClickHouse (data in ${config.STRESS_GATE_DATA_DIR})\n` +
-      `  project demo, default branch main, account entitled to the stress gate\n` +
+      `  project${several ? 's' : ''} ${names}, default branch main, one account entitled to the stress gate\n` +
       `  ${env.trim().split('\n').join('\n  ')}\n` +
-      `  dashboard: ${server.url}/sign-in (sign in with the admin credential STRESS_GATE_ADMIN_TOKEN above)\n` +
-      `  try: curl -H "Authorization: Bearer ${credential}" ${server.url}/api/v1/projects/demo/settings\n`,
+      `  dashboard: ${server.url}/sign-in (sign in with the admin credential STRESS_GATE_ADMIN_TOKEN above), then ${demoDashboardUrl(server.url, projects[0]!.handle)}\n` +
+      `  try: curl -H "Authorization: Bearer ${adminCredential}" ${server.url}/api/v1/projects/${projects[0]!.handle}/settings\n`,
   );
   return waitForSignal(async () => {
     await server.close();
