@@ -10,6 +10,7 @@ import { setUpDemoProjects } from './demo/demo-projects.js';
 import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
+import type { ConnectionLimits } from './limits/connection-limits.js';
 import { ACCOUNT_RATE, type AccountRate } from './limits/account-rate.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
@@ -219,7 +220,16 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_VERDICT_CONCURRENCY ? { verdictConcurrency: config.STRESS_GATE_VERDICT_CONCURRENCY } : {}),
     ...(config.STRESS_GATE_WEBHOOK_ALLOW ? { webhookAllow: config.STRESS_GATE_WEBHOOK_ALLOW } : {}),
     ...accountRateOf(config),
+    ...connectionsOf(config),
   };
+}
+
+/** Connection caps the environment sets (limits/connection-limits.ts for the rest). */
+function connectionsOf(config: Config): { connections?: Partial<ConnectionLimits> } {
+  const total = config.STRESS_GATE_MAX_CONNECTIONS;
+  const perAddress = config.STRESS_GATE_MAX_CONNECTIONS_PER_ADDRESS;
+  if (total === undefined && perAddress === undefined) return {};
+  return { connections: { ...(total !== undefined ? { total } : {}), ...(perAddress !== undefined ? { perAddress } : {}) } };
 }
 
 /** The per-account request rate the environment asks for (limits/account-rate.ts ACCOUNT_RATE for what is unset; 0 per second: none). */

@@ -1,4 +1,5 @@
 // Serves the app on a real port.
+import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
 import { parseAllowList } from './config/webhook-allow-list.js';
@@ -7,6 +8,7 @@ import { createApp } from './http/app.js';
 import type { AccountRate } from './limits/account-rate.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
+import { type ConnectionLimits, connectionServerOptions, defaultConnectionLimits, limitConnections } from './limits/connection-limits.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
 import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
@@ -32,6 +34,8 @@ export interface ServerOptions {
   accountRate?: AccountRate | null;
   /** Request body bytes each account may hold in flight (default 256 MiB). */
   accountBodyBytes?: number;
+  /** Connection caps and timeouts (limits/connection-limits.ts defaultConnectionLimits for what is unset). */
+  connections?: Partial<ConnectionLimits>;
   /** Tuning of webhook delivery (tests shorten the backoff). */
   webhooks?: Omit<Partial<DispatcherOptions>, 'db' | 'log' | 'targets'>;
 }
@@ -66,10 +70,11 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}),
   });
+  const limits: ConnectionLimits = { ...defaultConnectionLimits(), ...options.connections };
   return new Promise((resolve) => {
-    const server: ServerType = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+    const server: ServerType = serve({ fetch: app.fetch, hostname: host, port, serverOptions: connectionServerOptions(limits) }, (info) => {
       const url = `http://${host}:${info.port}`;
-      log.info({ url, engine: db.engine.kind }, 'listening');
+      log.info({ url, engine: db.engine.kind, connections: limits }, 'listening');
       resolve({
         url,
         port: info.port,
@@ -82,5 +87,6 @@ export async function startServer(db: Database, log: Logger, host: string, port:
         },
       });
     });
+    limitConnections(server as Server, limits, log);
   });
 }

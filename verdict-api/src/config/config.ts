@@ -63,6 +63,10 @@ export const ConfigSchema = v.object({
   STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
   /** Each account's API requests at once (its bucket). Default 1000. */
   STRESS_GATE_ACCOUNT_BURST: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
+  /** Connections the API holds at once; more are closed as they arrive. Default: half the process's descriptor limit, at most 10,000. */
+  STRESS_GATE_MAX_CONNECTIONS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
+  /** Connections one client address holds at once (behind a proxy, all clients are its address: raise it). Default 256. */
+  STRESS_GATE_MAX_CONNECTIONS_PER_ADDRESS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

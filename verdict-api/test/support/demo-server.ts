@@ -18,11 +18,16 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-/** Starts `verdict-api demo`; `env` is added to the child's environment. */
-export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
+/**
+ * Starts `verdict-api demo`; `env` is added to the child's environment. `descriptors` sets the
+ * process's open-file limit (soft and hard, through prlimit, which execs: the pid is the server's).
+ */
+export async function startDemoServer(env: Record<string, string> = {}, options: { descriptors?: number } = {}): Promise<DemoServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-dashboard-'));
   const envFile = path.join(dir, 'api.env');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo', '--write-env', envFile], {
+  const command = [process.execPath, BIN, 'demo', '--write-env', envFile];
+  if (options.descriptors !== undefined) command.unshift('prlimit', `--nofile=${options.descriptors}:${options.descriptors}`, '--');
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, ...env, VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: path.join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
