@@ -81,7 +81,7 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
   cleanups.unshift(() => api.close());
   const account = await createAccount(setup, 'bench-account', true);
   const project = await createProject(setup, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });
-  const { token } = await createToken(setup, project.projectId);
+  const { token } = await createToken(setup, project.projectId, 'ci', 'default-branch');
   return {
     kind,
     db: setup,

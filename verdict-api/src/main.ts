@@ -31,8 +31,8 @@ commands:
   admin entitle --account ID [--off]                              (operator)
   admin create-admin-credential --account ID [--name N]           (operator) prints the credential once
   admin create-project --account ID --handle H [--default-branch B]
-  admin create-token --project H [--name N] [--scope S]           prints the token once; S: default-branch (the
-                                                                  default; protected-branch jobs only) or merge-request
+  admin create-token --project H [--name N] [--scope S]           prints the token once; S: merge-request (the
+                                                                  default) or default-branch (protected-branch jobs only)
   admin list-tokens --project H
   admin revoke-token --project H --token-id ID
   admin create-viewer --project H [--name N]                     prints the viewer credential once: it signs in to the
@@ -180,7 +180,8 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
     case 'create-project':
       return admin.createProject(req('account'), req('handle'), (values['default-branch'] as string | undefined) ?? null);
     case 'create-token': {
-      const scope = values.scope ?? 'default-branch';
+      // Least privilege by default: a default-branch token is asked for by name.
+      const scope = values.scope ?? 'merge-request';
       if (scope !== 'default-branch' && scope !== 'merge-request') throw new UsageError(`admin create-token: --scope must be default-branch or merge-request, not "${String(scope)}"`);
       return admin.createToken(req('project'), name('ci'), scope);
     }

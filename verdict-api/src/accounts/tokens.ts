@@ -37,7 +37,7 @@ export const MAX_ACTIVE_TOKENS_PER_PROJECT = 100;
  * past MAX_ACTIVE_TOKENS_PER_PROJECT). Audited as `actor` (access-audit.ts): every caller acting
  * for a person (the API, the dashboard, the admin command) names it.
  */
-export async function createToken(db: Database, projectId: string, name = 'ci', scope: TokenScope = 'default-branch', actor?: string): Promise<{ tokenId: string; token: string; name: string; scope: TokenScope }> {
+export async function createToken(db: Database, projectId: string, name: string, scope: TokenScope, actor?: string): Promise<{ tokenId: string; token: string; name: string; scope: TokenScope }> {
   const active = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('api_tokens')} FINAL WHERE project_id = ${uuid(projectId)} AND revoked = 0`);
   if (num(active[0]?.n ?? 0) >= MAX_ACTIVE_TOKENS_PER_PROJECT) {
     throw new VerdictApiError('CONFLICT', `tokens: this project has ${MAX_ACTIVE_TOKENS_PER_PROJECT} tokens that are not revoked, the most a project may have; revoke one first`, 'tokens');

@@ -1,7 +1,7 @@
 // The verdict API: a Hono app over one ClickHouse database. Tested with app.request() and
 // served on a real port by server.ts.
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
+import { randomUUID } from 'node:crypto';
 import { type Notifier, noNotifier } from '../alerts/alert-event.js';
 import { type Clock, systemClock } from '../clock/clock.js';
 import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
@@ -89,7 +89,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const bodies = new InFlightBodies(deps.accountBodyBytes);
   const app = new Hono<Env>();
 
-  app.use(requestId());
+  // The server names each request: a client's X-Request-Id is neither echoed nor logged (a
+  // caller could otherwise forge log lines' ids or pass text into them).
+  app.use(async (c, next) => {
+    c.set('requestId', randomUUID());
+    c.header('X-Request-Id', c.get('requestId'));
+    await next();
+  });
   app.use(async (c, next) => {
     const log = deps.log.child({ requestId: c.get('requestId') });
     c.set('log', log);

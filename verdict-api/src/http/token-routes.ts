@@ -13,7 +13,7 @@ import { optionalJsonBody, uuidParam } from './json-body.js';
 const TokenCreate = v.object({
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')), 'ci'),
   /** default-branch (protected-branch jobs: their runs are history) or merge-request. Default default-branch, what every token was before scopes. */
-  scope: v.optional(v.picklist(TOKEN_SCOPES, `must be one of ${TOKEN_SCOPES.join(', ')}`), 'default-branch'),
+  scope: v.optional(v.picklist(TOKEN_SCOPES, `must be one of ${TOKEN_SCOPES.join(', ')}`), 'merge-request'),
 });
 
 /** Adds GET/POST …/tokens and DELETE …/tokens/:tokenId. */

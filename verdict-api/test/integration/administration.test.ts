@@ -51,7 +51,7 @@ describe.each(ENGINES)('administration on %s ClickHouse', (kind) => {
   it('lists tokens without their secrets, names them, and refuses a revoked token at once', async () => {
     const created = await call('POST', `${base(a)}/tokens`, a.admin, { name: 'github-actions' });
     expect(created.status).toBe(201);
-    expect(created.body!.token).toMatch(/^sg_/);
+    expect(created.body).toMatchObject({ scope: 'merge-request', token: expect.stringMatching(/^sgm_/) });
     expect((await call('POST', `${base(a)}/verdict`, created.body!.token, { testCases: [] })).status).toBe(200);
     const list = (await call('GET', `${base(a)}/tokens`, a.admin)).body!.tokens as Record<string, unknown>[];
     expect(list.find((x) => x['tokenId'] === created.body!.tokenId)).toMatchObject({ name: 'github-actions', revoked: false });

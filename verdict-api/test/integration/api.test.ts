@@ -140,7 +140,7 @@ describe.each(ENGINES)('API on %s ClickHouse', (kind) => {
       expect(await migrate(db.engine, name, loadMigrations().filter((m) => m.version <= '0035'))).toEqual(['0035_create_project_stress_flags']);
 
       expect((await getProject(db, projectId))!.stress).toEqual({ ...s, candidateCap: 123, timingSensitiveBlocks: false });
-      const { token } = await createToken(db, projectId);
+      const { token } = await createToken(db, projectId, 'ci', 'default-branch');
       const { credential } = await createAdminCredential(db, account.accountId);
       const old = testApp(db).call;
       expect((await old('GET', `/api/v1/projects/old-${kind}/settings`, credential)).body!.stress).toMatchObject({ candidateCap: 123, timingSensitiveBlocks: false });

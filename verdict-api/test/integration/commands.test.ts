@@ -35,7 +35,7 @@ describe('verdict-api commands against a clickhouse-server', () => {
     expect(account.stressGateEntitled).toBe(false);
     const project = await admin('create-project', '--account', account.accountId, '--handle', 'shop', '--default-branch', 'main');
     const { token } = await admin('create-token', '--project', 'shop');
-    expect(token).toMatch(/^sg_/);
+    expect(token).toMatch(/^sgm_/); // a merge-request token unless --scope default-branch
 
     serve = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, VERDICT_API_PORT: '0', STRESS_GATE_VERDICT_CONCURRENCY: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await new Promise<string>((resolve, reject) => {

@@ -3,6 +3,7 @@
 // project now has a default-branch token (protected-branch jobs) and a merge-request token;
 // the attacks below use the merge-request one.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pino from 'pino';
 import { silentLogger } from '../../src/log/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { formatDateTime } from '../../src/sql/bind.js';
@@ -54,6 +55,31 @@ describe.each(ENGINES)('merge-request token on %s ClickHouse', (kind) => {
   afterAll(async () => {
     await server?.close();
     await t?.close();
+  });
+
+  it('issues a merge-request token when no scope is asked for: it cannot write the default branch', async () => {
+    const plain = await call('POST', '/tokens', p.admin, { name: 'no scope given' });
+    expect([plain.status, plain.body!.scope]).toEqual([201, 'merge-request']);
+    expect(plain.body!.token).toMatch(/^sgm_/);
+    const res = await upload(plain.body!.token as string, run('plain-claims-main', ['sneaked-in-plain']));
+    expect([res.status, res.body?.error?.field]).toEqual([403, 'branch']);
+  });
+
+  it('names each request itself: a client’s X-Request-Id is neither echoed nor logged', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const own = await startServer(t.db, log, '127.0.0.1', 0);
+    try {
+      const res = await fetch(`${own.url}/api/v1/projects/${p.handle}/quarantine`, { headers: { authorization: `Bearer ${mr}`, 'x-request-id': 'forged-id' } });
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const logged = lines.map((l) => JSON.parse(l) as { requestId?: string; msg: string }).filter((l) => l.msg === 'request');
+      expect(logged.map((l) => l.requestId)).toEqual([id]);
+      expect(lines.join('')).not.toContain('forged-id');
+    } finally {
+      await own.close();
+    }
   });
 
   it('cannot make a new test default-branch history by uploading it as branch main', async () => {

@@ -44,7 +44,7 @@ describe.each(ENGINES)('test history and search on %s', (kind) => {
     p = await seedProject(t.db, `hist-${kind}`);
     other = await seedProject(t.db, `hist-other-${kind}`);
     const s = await createProject(t.db, { accountId: p.accountId, handle: `hist-sib-${kind}`, defaultBranch: 'main' });
-    sibling = { handle: s.handle, projectId: s.projectId, token: (await createToken(t.db, s.projectId)).token };
+    sibling = { handle: s.handle, projectId: s.projectId, token: (await createToken(t.db, s.projectId, 'ci', 'default-branch')).token };
     // r01..r12 an hour apart, uploaded out of order (r00 last, though it ran first): odd on main,
     // even on feature/x. `steady` runs in every run; `rare` in r03 and r10 only.
     const runs: [string, number, string, Case[]][] = [];

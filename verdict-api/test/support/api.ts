@@ -45,7 +45,7 @@ export function testApp(db: Database, options: { notifier?: Notifier; clock?: Cl
 export async function seedProject(db: Database, handle: string, options: { entitled?: boolean; defaultBranch?: string | null } = {}): Promise<ProjectHandle> {
   const account = await createAccount(db, `account of ${handle}`, options.entitled ?? true);
   const project = await createProject(db, { accountId: account.accountId, handle, defaultBranch: options.defaultBranch === undefined ? 'main' : options.defaultBranch });
-  const { token } = await createToken(db, project.projectId);
+  const { token } = await createToken(db, project.projectId, 'ci', 'default-branch');
   const { credential } = await createAdminCredential(db, account.accountId);
   return { handle, projectId: project.projectId, accountId: account.accountId, token, admin: credential };
 }
