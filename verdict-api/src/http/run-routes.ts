@@ -15,7 +15,7 @@ import { rejectDuplicates } from '../ingest/duplicates.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { InFlightBodies } from '../limits/body-budget.js';
 import type { BodyCaps } from '../limits/body-caps.js';
-import { bodyHash, claim } from '../run-claims/run-claims.js';
+import { bodyHash, claim, runOwner } from '../run-claims/run-claims.js';
 import { listRuns } from '../run-page/list-runs.js';
 import { runPage } from '../run-page/run-page.js';
 import { renderRunReport } from '../run-report/render-markdown.js';
@@ -60,10 +60,10 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     return c.json(result, 201);
   });
   api.get('/:project/runs/:runId/report.md', async (c) => {
-    const page = await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')));
+    const page = await runPage(db, c.get('principal').project, await readableRunId(c.get('principal'), c.req.param('runId')));
     return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
   });
-  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, runIdParam(c.req.param('runId')))));
+  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, await readableRunId(c.get('principal'), c.req.param('runId')))));
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
     const principal = c.get('principal');
@@ -81,6 +81,19 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
     return c.json(await recordGate(db, principal.project, runId, gate), 201);
   });
+
+  /**
+   * The run id a caller may read: a merge-request token reads back only the runs it uploaded (its
+   * job's page and report); another run, another branch's output tails included, is the same 404
+   * as a run that does not exist. Other credentials read the project's runs.
+   */
+  async function readableRunId(principal: Principal, value: string): Promise<string> {
+    const runId = runIdParam(value);
+    if (principal.credential === 'project_token' && principal.scope === 'merge-request' && (await runOwner(db, principal.project.projectId, runId)) !== principal.actor) {
+      throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`, 'runId');
+    }
+    return runId;
+  }
 
   /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
   async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {

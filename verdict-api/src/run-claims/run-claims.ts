@@ -68,6 +68,11 @@ function judge(owner: { actor: string; bodyHash: string }, claimant: Claimant, e
   return { mine: owner.actor === claimant.actor && (claimant.bodyHash === '' || mine), repeated: existed && mine };
 }
 
+/** The credential that uploaded under `runId` first (`token:<id>`, …), or null for a run id nobody claimed. */
+export async function runOwner(db: Database, projectId: string, runId: string): Promise<string | null> {
+  return (await ownerOf(db, projectId, runId, 'run', 0))?.actor ?? null;
+}
+
 async function ownerOf(db: Database, projectId: string, runId: string, kind: ClaimKind, shardIndex: number): Promise<{ actor: string; bodyHash: string } | null> {
   const rows = await db.engine.query<{ actor: string; body_hash: string; seq: unknown }>(sql`
     SELECT actor, body_hash, seq FROM ${db.t('run_claims')}

@@ -65,6 +65,24 @@ describe.each(ENGINES)('merge-request token on %s ClickHouse', (kind) => {
     expect([res.status, res.body?.error?.field]).toEqual([403, 'branch']);
   });
 
+  it('reads back only the runs it uploaded: another credential’s run is the 404 of a run that does not exist', async () => {
+    const other = (await call('POST', '/tokens', p.admin, { name: 'another merge request' })).body!.token as string;
+    expect((await upload(mr, run('mr-own', ['own-test'], { branch: 'feature/own' }))).status).toBe(201);
+    expect((await upload(other, run('mr-other', ['other-test'], { branch: 'feature/other' }))).status).toBe(201);
+    const status = async (token: string, path: string) => (await fetch(`${server.url}/api/v1/projects/${p.handle}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const read = async (token: string, runId: string) => [await status(token, `/runs/${runId}`), await status(token, `/runs/${runId}/report.md`)];
+    expect(await read(mr, 'mr-own')).toEqual([200, 200]);
+    expect(await read(mr, 'mr-other')).toEqual([404, 404]);
+    expect(await read(mr, 'history')).toEqual([404, 404]);
+    expect(await read(mr, 'never-uploaded')).toEqual([404, 404]);
+    const { message: _m1, ...refused } = (await call('GET', '/runs/mr-other', mr)).body!.error as Record<string, unknown>;
+    const { message: _m2, ...absent } = (await call('GET', '/runs/never-uploaded', mr)).body!.error as Record<string, unknown>;
+    expect(refused).toEqual(absent);
+    // The default-branch token and the admin read the project's runs.
+    expect(await read(p.token, 'mr-other')).toEqual([200, 200]);
+    expect(await read(p.admin, 'mr-own')).toEqual([200, 200]);
+  });
+
   it('names each request itself: a client’s X-Request-Id is neither echoed nor logged', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
