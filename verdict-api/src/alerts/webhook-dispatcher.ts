@@ -7,7 +7,9 @@
 // (at most `maxQueued`; beyond it the oldest are dropped, loudly), and go out in batches of up to
 // `batchSize` events per request, gathered for `batchWindowMs`; a webhook has one delivery at a
 // time, and at most `concurrency` requests are in flight over all webhooks (a delivery waiting
-// for its next attempt holds none). The target is checked again at each attempt, on the address
+// for its next attempt holds none). The places are shared fairly among accounts: one account holds
+// at most `perAccountConcurrency`, and waiting accounts take the free places in turn, so one
+// tenant's slow receivers never delay another's alerts. The target is checked again at each attempt, on the address
 // the connection uses, and redirects are not followed (webhook-targets.ts).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -22,6 +24,7 @@ import { SIGNATURE_HEADER, signBody } from './sign.js';
 import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
 import { addressRefusal, guardedLookup, hostOf } from './webhook-targets.js';
 import { activeWebhooks, type Webhook } from './webhooks-store.js';
+import { getProject } from '../accounts/projects.js';
 
 /** One request's outcome: the receiver's status (0 when none came) and what went wrong. */
 export interface SendOutcome {
@@ -47,8 +50,10 @@ export interface DispatcherOptions {
   clock?: Clock;
   /** Where webhooks may go besides public addresses (STRESS_GATE_WEBHOOK_ALLOW). Default: public only. */
   targets?: TargetPolicy;
-  /** Requests in flight at once over all webhooks. Default 4. */
+  /** Requests in flight at once over all webhooks. Default 16. */
   concurrency?: number;
+  /** Requests in flight at once for one account's webhooks. Default 2. */
+  perAccountConcurrency?: number;
   /** Events per request at most. Default 100. */
   batchSize?: number;
   /** How long an event waits for others to share its request. Default 250 ms. */
@@ -73,6 +78,8 @@ export const exponentialBackoff = (baseMs: number) => (attempt: number) => baseM
 /** One webhook's waiting events and whether its worker runs. */
 interface HookQueue {
   hook: Webhook;
+  /** Whose places its deliveries take: the project's account. */
+  tenant: string;
   events: AlertEvent[];
   worker: Promise<void> | null;
 }
@@ -93,10 +100,10 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   const log = options.log.child({ module: 'webhook-dispatcher' });
   const pending = new Set<Promise<void>>();
   const queues = new Map<string, HookQueue>();
-  const slots = new Semaphore(options.concurrency ?? 4);
+  const slots = new FairSlots(options.concurrency ?? 16, options.perAccountConcurrency ?? 2);
   let droppedLogged = 0;
 
-  async function deliver(hook: Webhook, events: AlertEvent[]): Promise<void> {
+  async function deliver(hook: Webhook, tenant: string, events: AlertEvent[]): Promise<void> {
     const deliveryId = randomUUID();
     const first = events[0]!;
     const body = JSON.stringify({ deliveryId, projectId: first.projectId, project: first.project, events });
@@ -111,12 +118,12 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         'X-Stress-Gate-Delivery': deliveryId,
         [SIGNATURE_HEADER]: signBody(hook.secret, body, nowSeconds()),
       };
-      await slots.acquire();
+      await slots.acquire(tenant);
       let outcome: SendOutcome;
       try {
         outcome = await send(hook.url, headers, body);
       } finally {
-        slots.release();
+        slots.release(tenant);
       }
       const delivered = outcome.statusCode >= 200 && outcome.statusCode < 300;
       // A refused target is not tried again: it will be refused again.
@@ -139,13 +146,13 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     while (q.events.length > 0) {
       if (q.events.length < batchSize) await new Promise((r) => setTimeout(r, batchWindowMs));
       const batch = q.events.splice(0, batchSize);
-      await deliver(q.hook, batch).catch((error: unknown) => log.error({ err: error, webhookId: q.hook.webhookId }, 'webhook delivery aborted'));
+      await deliver(q.hook, q.tenant, batch).catch((error: unknown) => log.error({ err: error, webhookId: q.hook.webhookId }, 'webhook delivery aborted'));
     }
   }
 
-  function enqueue(hook: Webhook, event: AlertEvent): void {
+  function enqueue(hook: Webhook, tenant: string, event: AlertEvent): void {
     let q = queues.get(hook.webhookId);
-    if (!q) queues.set(hook.webhookId, (q = { hook, events: [], worker: null }));
+    if (!q) queues.set(hook.webhookId, (q = { hook, tenant, events: [], worker: null }));
     q.events.push(event);
     if (q.events.length > maxQueued) {
       q.events.shift();
@@ -174,11 +181,14 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   // evaluation that marks 5,000 tests at once asks once, not 5,000 times (which held embedded
   // ClickHouse for 15 s and every upload behind it). A webhook registered during that read serves
   // the next events.
-  const reading = new Map<string, Promise<Webhook[]>>();
-  function hooksOf(projectId: string): Promise<Webhook[]> {
+  const reading = new Map<string, Promise<{ hooks: Webhook[]; tenant: string }>>();
+  function hooksOf(projectId: string): Promise<{ hooks: Webhook[]; tenant: string }> {
     let read = reading.get(projectId);
     if (!read) {
-      read = activeWebhooks(options.db, projectId).finally(() => reading.delete(projectId));
+      const tenant = async () => (await getProject(options.db, projectId))?.accountId ?? `project ${projectId}`;
+      read = Promise.all([activeWebhooks(options.db, projectId), tenant()])
+        .then(([hooks, account]) => ({ hooks, tenant: account }))
+        .finally(() => reading.delete(projectId));
       reading.set(projectId, read);
     }
     return read;
@@ -187,8 +197,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   return {
     notify(event) {
       const p = hooksOf(event.projectId)
-        .then((hooks) => {
-          for (const h of hooks) enqueue(h, event);
+        .then(({ hooks, tenant }) => {
+          for (const h of hooks) enqueue(h, tenant, event);
         })
         .catch((error: unknown) => log.error({ err: error, event: event.type }, 'webhook delivery aborted'))
         .finally(() => pending.delete(p));
@@ -200,21 +210,68 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   };
 }
 
-/** A count of free places, handed out first come first served. */
-class Semaphore {
-  private readonly waiting: (() => void)[] = [];
-  constructor(private free: number) {}
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
+/**
+ * Places shared among tenants: `total` at once, at most `perTenant` of them one tenant's. A freed
+ * place goes to the tenant that has waited longest for its turn (first come first served within a
+ * tenant), so a tenant with many waiting requests gets one place at a time like everyone else.
+ */
+export class FairSlots {
+  /** Waiting tenants in the order of their turn, each with its waiters in arrival order. */
+  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly held = new Map<string, number>();
+  constructor(
+    private free: number,
+    private readonly perTenant: number,
+  ) {}
+
+  acquire(tenant: string): Promise<void> {
+    if (this.free > 0 && this.heldBy(tenant) < this.perTenant && !this.waiting.has(tenant)) {
+      this.take(tenant);
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      const queue = this.waiting.get(tenant);
+      if (queue) queue.push(resolve);
+      else this.waiting.set(tenant, [resolve]);
+    });
   }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+
+  release(tenant: string): void {
+    this.free++;
+    const left = this.heldBy(tenant) - 1;
+    if (left > 0) this.held.set(tenant, left);
+    else this.held.delete(tenant);
+    this.handOut();
+  }
+
+  /** Places held now by `tenant`. */
+  heldBy(tenant: string): number {
+    return this.held.get(tenant) ?? 0;
+  }
+
+  private take(tenant: string): void {
+    this.free--;
+    this.held.set(tenant, this.heldBy(tenant) + 1);
+  }
+
+  private handOut(): void {
+    while (this.free > 0) {
+      let next: string | undefined;
+      for (const tenant of this.waiting.keys()) {
+        if (this.heldBy(tenant) < this.perTenant) {
+          next = tenant;
+          break;
+        }
+      }
+      if (next === undefined) return;
+      const queue = this.waiting.get(next)!;
+      const resolve = queue.shift()!;
+      // Its turn is used: to the back of the line, or out of it.
+      this.waiting.delete(next);
+      if (queue.length > 0) this.waiting.set(next, queue);
+      this.take(next);
+      resolve();
+    }
   }
 }
 

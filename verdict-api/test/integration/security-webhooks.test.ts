@@ -110,6 +110,33 @@ describe.each(ENGINES)('webhooks on %s ClickHouse', (kind) => {
     expect(new Set(receiver.received.slice(before.events).map((e) => e.json.testCase.name)).size).toBe(300);
   }, 120_000);
 
+  it('keeps one account’s 10 slow receivers from delaying another account’s alert', async () => {
+    const slow = await startWebhookReceiver();
+    const fast = await startWebhookReceiver();
+    try {
+      slow.delay(5_000);
+      const a = await seedProject(t.db, `slow-hooks-${kind}`);
+      const b = await seedProject(t.db, `fast-hook-${kind}`);
+      for (let i = 0; i < 10; i++) expect((await call(allowing, a, 'POST', '/webhooks', { url: `${slow.url}/a${i}`, secret: SECRET })).status).toBe(201);
+      expect((await call(allowing, b, 'POST', '/webhooks', { url: fast.url, secret: SECRET })).status).toBe(201);
+      const mute = (project: ProjectHandle, name: string) => call(allowing, project, 'POST', '/quarantine', { module: ':m', suite: 'S', name, state: 'muted', owner: 'o', reason: 'r' });
+      expect((await mute(a, 'held-up')).status).toBe(201);
+      // A's ten deliveries are in flight or waiting for a place when B's alert is raised.
+      expect(await waitFor(() => slow.requests.length >= 2)).toBe(true);
+      const raised = performance.now();
+      expect((await mute(b, 'not-held-up')).status).toBe(201);
+      expect(await waitFor(() => fast.received.length >= 1, 30_000)).toBe(true);
+      const waited = performance.now() - raised;
+      process.stdout.write(`${kind}: another account's alert delivered ${waited.toFixed(0)} ms after it was raised, beside ${slow.requests.length} of one account's deliveries held 5 s each (at most ${slow.maxInFlight()} at once)\n`);
+      expect(waited).toBeLessThan(2_000);
+      expect(slow.maxInFlight()).toBeLessThanOrEqual(2);
+    } finally {
+      slow.delay(0);
+      await slow.close();
+      await fast.close();
+    }
+  }, 120_000);
+
   it('signs the time with the body: a captured delivery replayed 10 minutes later is refused', async () => {
     const delivery = receiver.requests.at(-1)!;
     const signature = delivery.headers['x-stress-gate-signature'] as string;
