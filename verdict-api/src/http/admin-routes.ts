@@ -1,7 +1,7 @@
 // Administration over HTTP, so nothing needs the server stopped. The operator (the credential in
 // STRESS_GATE_OPERATOR_TOKEN) creates and entitles accounts and issues their admin credentials;
 // an account's admin credential (or the operator) creates the account's projects.
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { createAccount, getAccount, setEntitlement } from '../accounts/accounts.js';
 import { createAdminCredential, listAdminCredentials, revokeAdminCredential } from '../accounts/admin-credentials.js';
@@ -11,7 +11,9 @@ import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
 import type { BodyCaps } from '../limits/body-caps.js';
-import { identify } from './auth.js';
+import { type GuessGuard, identify } from './auth.js';
+import type { GuessLimiter } from '../limits/guess-limit.js';
+import { clientAddress } from '../limits/read-body.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
@@ -24,10 +26,14 @@ const ProjectCreate = v.object({
 });
 
 /** Adds /api/v1/admin/accounts… (operator) and /api/v1/accounts/:accountId/projects (admin or operator). */
-export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps): void {
-  const operator = async (authorization: string | undefined) => {
+export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps, guesses: GuessLimiter): void {
+  const guardOf = (c: Context): GuessGuard | undefined => {
+    const address = clientAddress(c);
+    return address === null ? undefined : { limiter: guesses, key: address };
+  };
+  const operator = async (c: Context) => {
     await ready();
-    const caller = await identify(db, authorization, operatorToken);
+    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guardOf(c));
     if (caller.kind !== 'operator') throw new VerdictApiError('FORBIDDEN', 'account administration needs the operator credential (STRESS_GATE_OPERATOR_TOKEN)', 'Authorization');
   };
   const account = async (id: string) => {
@@ -37,47 +43,47 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
   };
 
   app.post('/api/v1/admin/accounts', async (c) => {
-    await operator(c.req.header('Authorization'));
+    await operator(c);
     const body = parseBody(AccountCreate, await jsonBody(c, caps.small));
     return c.json(await createAccount(db, body.name, body.entitled), 201);
   });
   app.put('/api/v1/admin/accounts/:accountId/entitlement', async (c) => {
-    await operator(c.req.header('Authorization'));
+    await operator(c);
     const body = parseBody(Entitlement, await jsonBody(c, caps.small));
     return c.json(await setEntitlement(db, (await account(c.req.param('accountId'))).accountId, body.entitled));
   });
   app.post('/api/v1/admin/accounts/:accountId/credentials', async (c) => {
-    await operator(c.req.header('Authorization'));
+    await operator(c);
     const body = parseBody(CredentialCreate, await optionalJsonBody(c, caps.small));
     return c.json(await createAdminCredential(db, (await account(c.req.param('accountId'))).accountId, body.name), 201);
   });
   app.get('/api/v1/admin/accounts/:accountId/credentials', async (c) => {
-    await operator(c.req.header('Authorization'));
+    await operator(c);
     return c.json({ credentials: await listAdminCredentials(db, (await account(c.req.param('accountId'))).accountId) });
   });
   app.delete('/api/v1/admin/accounts/:accountId/credentials/:credentialId', async (c) => {
-    await operator(c.req.header('Authorization'));
+    await operator(c);
     const a = await account(c.req.param('accountId'));
     await revokeAdminCredential(db, a.accountId, uuidParam(c.req.param('credentialId'), 'credentialId'));
     return c.body(null, 204);
   });
 
   // The account's own admin credential, or the operator: the same 403 for any other account.
-  const accountCaller = async (authorization: string | undefined, id: string) => {
+  const accountCaller = async (c: Context, id: string) => {
     await ready();
-    const caller = await identify(db, authorization, operatorToken);
+    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guardOf(c));
     const accountId = uuidParam(id, 'accountId');
     if (caller.kind === 'operator' || (caller.kind === 'admin' && caller.accountId === accountId)) return accountId;
     throw new VerdictApiError('FORBIDDEN', `this credential does not administer account ${accountId}`, 'Authorization');
   };
   app.post('/api/v1/accounts/:accountId/projects', async (c) => {
-    const accountId = await accountCaller(c.req.header('Authorization'), c.req.param('accountId'));
+    const accountId = await accountCaller(c, c.req.param('accountId'));
     const body = parseBody(ProjectCreate, await jsonBody(c, caps.small));
     const p = await createProject(db, { accountId, handle: body.handle, defaultBranch: body.defaultBranch });
     return c.json({ projectId: p.projectId, accountId: p.accountId, handle: p.handle, defaultBranch: p.defaultBranch }, 201);
   });
   app.get('/api/v1/accounts/:accountId/projects', async (c) => {
-    const accountId = await accountCaller(c.req.header('Authorization'), c.req.param('accountId'));
+    const accountId = await accountCaller(c, c.req.param('accountId'));
     const projects = await listProjectsOfAccount(db, accountId);
     return c.json({ projects: projects.map((p) => ({ projectId: p.projectId, handle: p.handle, defaultBranch: p.defaultBranch })) });
   });

@@ -9,6 +9,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
 import { ACCOUNT_RATE, type AccountRate, AccountRequests } from '../limits/account-rate.js';
 import { InFlightBodies } from '../limits/body-budget.js';
+import { API_GUESS_RATE, GuessLimiter, type GuessRate } from '../limits/guess-limit.js';
 import { type BodyCaps, DEFAULT_BODY_CAPS } from '../limits/body-caps.js';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/database.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   accountRate?: AccountRate | null;
   /** Request body bytes each account may hold in flight at once. Default ACCOUNT_BODY_BYTES (256 MiB). */
   accountBodyBytes?: number;
+  /** Failed credential lookups per client address. Default API_GUESS_RATE. */
+  guessRate?: GuessRate;
 }
 
 type Env = AppEnv;
@@ -110,7 +113,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   // The project routes, under /api/v1/projects/:project/: authenticated before any reads a body.
   const api = new Hono<Env>();
-  projectAuth(api, { db, ready: deps.ready, operatorToken: deps.operatorToken, accountRequests: rate === null ? null : new AccountRequests(rate) });
+  const guesses = new GuessLimiter(deps.guessRate ?? API_GUESS_RATE);
+  projectAuth(api, { db, ready: deps.ready, operatorToken: deps.operatorToken, accountRequests: rate === null ? null : new AccountRequests(rate), guesses });
   settingsRoutes(api, db, clock, caps);
   runRoutes(api, { ...domain, clock, caps, bodies, afterIngest: deps.afterIngest ?? inlineAfterIngest() });
   flakyTestRoutes(api, db, clock);
@@ -129,7 +133,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   tokenRoutes(api, db, caps);
   viewerRoutes(api, db, caps);
 
-  adminRoutes(app, db, deps.operatorToken, deps.ready, caps);
+  adminRoutes(app, db, deps.operatorToken, deps.ready, caps, guesses);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));

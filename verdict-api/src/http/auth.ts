@@ -11,6 +11,7 @@ import { type Caller, type Principal, principalFor } from '../accounts/principal
 import { tokenGrant } from '../accounts/tokens.js';
 import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
 import { VerdictApiError } from '../errors/errors.js';
+import type { GuessLimiter } from '../limits/guess-limit.js';
 import type { Database } from '../storage/database.js';
 
 /** The bearer value of an Authorization header; 401 when missing or malformed. */
@@ -28,24 +29,31 @@ export function isOperator(value: string, operatorToken: string | undefined): bo
   return timingSafeEqual(a, b);
 }
 
-/** Identifies the caller of a bearer credential; 401 when it is none of them. */
-export async function identify(db: Database, authorization: string | undefined, operatorToken?: string): Promise<Caller> {
+/** Who is guessing: the limiter of failed lookups and the caller's key in it (its address). */
+export interface GuessGuard {
+  limiter: GuessLimiter;
+  key: string;
+}
+
+/** Identifies the caller of a bearer credential; 401 when it is none of them, 429 (no lookup) when its address has failed too often. */
+export async function identify(db: Database, authorization: string | undefined, operatorToken?: string, guard?: GuessGuard): Promise<Caller> {
   const value = bearer(authorization);
   if (isOperator(value, operatorToken)) return { kind: 'operator', actor: 'operator' };
+  const find = <T>(lookup: () => Promise<T | null>): Promise<T | null> => (guard ? guard.limiter.lookup(guard.key, value, lookup) : lookup());
   if (value.startsWith('sga_')) {
-    const grant = await adminGrant(db, value);
+    const grant = await find(() => adminGrant(db, value));
     if (grant) return { kind: 'admin', ...grant, actor: `admin:${grant.credentialId}` };
   } else if (value.startsWith(VIEWER_PREFIX)) {
-    const grant = await viewerGrant(db, value);
+    const grant = await find(() => viewerGrant(db, value));
     if (grant) return { kind: 'viewer', projectId: grant.projectId, accountId: grant.accountId, viewerId: grant.viewerId, actor: `viewer:${grant.viewerId}` };
   } else {
-    const grant = await tokenGrant(db, value);
+    const grant = await find(() => tokenGrant(db, value));
     if (grant) return { kind: 'project_token', projectId: grant.projectId, actor: `token:${grant.tokenId}`, scope: grant.scope };
   }
   throw new VerdictApiError('UNAUTHENTICATED', 'Authorization: the token is not valid', 'Authorization');
 }
 
 /** The principal of a call on project `handle`; 401 for a bad credential, 403 for another project. */
-export async function authenticate(db: Database, authorization: string | undefined, handle: string, operatorToken?: string): Promise<Principal> {
-  return principalFor(db, await identify(db, authorization, operatorToken), handle);
+export async function authenticate(db: Database, authorization: string | undefined, handle: string, operatorToken?: string, guard?: GuessGuard): Promise<Principal> {
+  return principalFor(db, await identify(db, authorization, operatorToken, guard), handle);
 }

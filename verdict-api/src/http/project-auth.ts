@@ -4,6 +4,8 @@
 // that is not a read is refused here, before any route sees it.
 import type { Hono } from 'hono';
 import type { AccountRequests } from '../limits/account-rate.js';
+import type { GuessLimiter } from '../limits/guess-limit.js';
+import { clientAddress } from '../limits/read-body.js';
 import type { Database } from '../storage/database.js';
 import type { AppEnv } from './app-env.js';
 import { authenticate } from './auth.js';
@@ -17,13 +19,17 @@ export interface ProjectAuthDeps {
   operatorToken?: string;
   /** Each account's request rate; null: no limit. */
   accountRequests: AccountRequests | null;
+  /** Failed credential lookups per client address. */
+  guesses: GuessLimiter;
 }
 
 /** Adds the middleware that sets `principal` on every route under `/:project/`. */
 export function projectAuth(api: Hono<AppEnv>, deps: ProjectAuthDeps): void {
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
-    const principal = await authenticate(deps.db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken);
+    const address = clientAddress(c);
+    const guard = address === null ? undefined : { limiter: deps.guesses, key: address };
+    const principal = await authenticate(deps.db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken, guard);
     if (principal.credential !== 'operator') deps.accountRequests?.take(principal.account.accountId);
     refuseViewerWrite(principal, c.req.method);
     c.set('principal', principal);

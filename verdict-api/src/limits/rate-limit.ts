@@ -27,6 +27,12 @@ export class RateLimiter {
     return decision;
   }
 
+  /** Gives back `cost` tokens taken from `key`'s bucket (a request that turned out not to count). */
+  giveBack(key: string, cost = 1): void {
+    const b = this.buckets.get(key);
+    if (b) b.tokens = Math.min(this.capacity, b.tokens + cost);
+  }
+
   /** Whether `key` has `cost` tokens, without taking them. */
   peek(key: string, cost = 1): RateDecision {
     const b = this.bucket(key);

@@ -27,6 +27,11 @@ export function incomingOf(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 }
 
+/** The address a request came from (behind a proxy: the proxy's); null without a socket (app.request in tests). */
+export function clientAddress(c: Context): string | null {
+  return incomingOf(c)?.socket.remoteAddress ?? null;
+}
+
 /** The body's declared length; 400 when it is not a number. */
 function declaredLength(c: Context): number | null {
   const header = c.req.header('content-length');

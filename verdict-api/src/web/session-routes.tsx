@@ -10,8 +10,10 @@ import { getProject } from '../accounts/projects.js';
 import { endSession, openSession, type SessionGrant, sessionOf } from '../accounts/sessions.js';
 import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
 import type { Database } from '../storage/database.js';
-import { incomingOf } from '../limits/read-body.js';
-import { RateLimiter } from '../limits/rate-limit.js';
+import { VerdictApiError } from '../errors/errors.js';
+import { GuessLimiter } from '../limits/guess-limit.js';
+import { clientAddress } from '../limits/read-body.js';
+import { deviceCookies } from './device-cookie.js';
 import { takeForm } from './forms.js';
 import { safeNextPath, signInPathFor } from './next-path.js';
 import { html, viewerRefused } from './respond.js';
@@ -19,13 +21,13 @@ import { clearSessionCookie, csrfMatches, sameOrigin, sessionSecret, setSessionC
 import { MessagePage, SignInPage } from './sign-in-page.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
-/** Failed sign-ins per client address: 10 at once, then one more every 30 s. */
+/** Failed sign-ins per client address (or per known browser: device-cookie.ts): 10 at once, then one more every 30 s. */
 export const SIGN_IN_ATTEMPTS = 10;
 const SIGN_IN_REFILL_PER_SECOND = 1 / 30;
 
-/** The address the request came from (behind a proxy: the proxy's, so the limit is then shared). */
-function clientAddress(c: Context): string {
-  return incomingOf(c)?.socket.remoteAddress ?? 'unknown';
+/** Whose failed sign-ins a request counts on: its browser's, when it signed in here before; else its address's (behind a proxy: the proxy's). */
+function signInKey(c: Context, device: string | null): string {
+  return device !== null ? `device ${device}` : `address ${clientAddress(c) ?? 'unknown'}`;
 }
 
 /** What a credential typed at the sign-in form grants: an admin credential's account, a viewer credential's project; a CI token or anything else, nothing. */
@@ -55,14 +57,17 @@ async function landing(db: Database, grant: SessionGrant): Promise<string> {
  */
 export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
   const { db, clock } = deps;
-  const signIns = new RateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PER_SECOND);
+  const signIns = new GuessLimiter({ capacity: SIGN_IN_ATTEMPTS, perSecond: SIGN_IN_REFILL_PER_SECOND });
+  const devices = deviceCookies();
 
   web.get('/sign-in', (c) => html(c, <SignInPage next={safeNextPath(c.req.query('next'))} />));
   web.post('/sign-in', async (c) => {
     if (!sameOrigin(c, deps.publicUrl)) return html(c, <SignInPage error="This form must be sent from the dashboard itself." />, 403);
-    // A client address over its failed sign-ins is refused before its credential is looked at:
-    // guessing gets no answer, right or wrong, until the window has passed.
-    const client = clientAddress(c);
+    // A client over its failed sign-ins is refused before its form is read or its credential
+    // looked at: guessing gets no answer, right or wrong, until the window has passed. Each look
+    // takes its place first (limits/guess-limit.ts), so guesses sent at once cannot all be judged.
+    const device = devices.read(c);
+    const client = signInKey(c, device);
     const limit = signIns.peek(client);
     if (!limit.allowed) {
       c.header('Retry-After', String(limit.retryAfterSeconds));
@@ -73,13 +78,20 @@ export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
     const form = await c.req.parseBody();
     const credential = typeof form['credential'] === 'string' ? form['credential'].trim() : '';
     const next = safeNextPath(form['next']);
-    const grant = await signInGrant(db, credential);
+    let grant: SessionGrant | null;
+    try {
+      grant = credential === '' ? null : await signIns.lookup(client, credential, () => signInGrant(db, credential));
+    } catch (error) {
+      if (!(error instanceof VerdictApiError) || error.retryAfterSeconds === undefined) throw error;
+      c.header('Retry-After', String(error.retryAfterSeconds));
+      return html(c, <SignInPage error={`Too many failed sign-ins from your address; try again in ${error.retryAfterSeconds} s.`} />, 429);
+    }
     if (!grant) {
-      signIns.take(client);
       return html(c, <SignInPage next={next} error="credential: not a valid admin credential or viewer credential (a CI token cannot sign in)." />, 400);
     }
     const { secret, expiresAt } = await openSession(db, grant, clock());
     setSessionCookie(c, secret, expiresAt, deps.publicUrl);
+    devices.remember(c, device, deps.publicUrl);
     return c.redirect(next ?? (await landing(db, grant)), 303);
   });
 

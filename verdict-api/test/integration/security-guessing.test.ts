@@ -1,0 +1,92 @@
+// Attack tests (issue 37, "sign-in limiting can be raced, and API tokens have none"): guesses sent
+// at once to the sign-in form and to the API of a real server on a port, on both engines, with
+// the database's queries counted; and the right credential of a browser that signed in before,
+// while a guesser on its address is locked out.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { silentLogger } from '../../src/log/logger.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { type ClickHouseEngine } from '../../src/storage/engine.js';
+import { database } from '../../src/storage/database.js';
+import { type ProjectHandle, seedProject } from '../support/api.js';
+import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
+
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {});
+
+describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
+  let t: TestDatabase;
+  let server: RunningServer;
+  let p: ProjectHandle;
+  /** Queries the server made (the engine under its database, counted). */
+  let queries = 0;
+
+  beforeAll(async () => {
+    t = await openTestDatabase(kind);
+    p = await seedProject(t.db, `guess-${kind}`);
+    const counted: ClickHouseEngine = {
+      get kind() {
+        return t.db.engine.kind;
+      },
+      command: (s) => t.db.engine.command(s),
+      query: (s) => {
+        queries++;
+        return t.db.engine.query(s);
+      },
+      insert: (table, rows) => t.db.engine.insert(table, rows),
+      ping: () => t.db.engine.ping(),
+      close: async () => undefined,
+    };
+    server = await startServer(database(counted, t.db.name), silentLogger(), '127.0.0.1', 0);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+
+  const signIn = (credential: string, cookie?: string) =>
+    fetch(`${server.url}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams({ credential }).toString(),
+    });
+  const guess = () => `sga_${randomBytes(24).toString('base64url')}`;
+
+  it('judges at most 10 of 200 wrong sign-ins sent at once; a browser that signed in before still signs in', async () => {
+    // A browser signs in (and keeps its device cookie), then signs out.
+    const first = await signIn(p.admin);
+    expect(first.status).toBe(303);
+    const device = /sg_device=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
+    expect(device).toBeDefined();
+
+    const statuses = (await Promise.all(Array.from({ length: 200 }, () => signIn(guess())))).map((r) => r.status);
+    process.stdout.write(`${kind}: 200 wrong sign-ins at once: ${JSON.stringify(tally(statuses))}\n`);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(190);
+
+    // The address is locked out, the right credential included, unless the browser signed in here before.
+    expect((await signIn(p.admin)).status).toBe(429);
+    const known = await signIn(p.admin, `sg_device=${device}`);
+    expect(known.status).toBe(303);
+    // A forged device cookie counts on the address.
+    expect((await signIn(p.admin, `sg_device=${device!.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A'))}`)).status).toBe(429);
+  });
+
+  it('refuses API token guesses past 50 per address without a database query each, and a token in use keeps working', async () => {
+    const verdict = (token: string) =>
+      fetch(`${server.url}/api/v1/projects/${p.handle}/verdict`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"testCases":[]}' });
+    // In use before the guessing starts.
+    expect((await verdict(p.token)).status).toBe(200);
+    const before = queries;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => verdict(`sg_${randomBytes(32).toString('base64url')}`)));
+    const statuses = answers.map((r) => r.status);
+    const guessQueries = queries - before;
+    process.stdout.write(`${kind}: 200 wrong tokens at once: ${JSON.stringify(tally(statuses))}, ${guessQueries} queries\n`);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(50);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(150);
+    expect(answers.find((r) => r.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Two queries a token looked up, none for a guess refused.
+    expect(guessQueries).toBeLessThanOrEqual(2 * 50);
+    expect((await verdict(p.token)).status).toBe(200);
+  });
+});
