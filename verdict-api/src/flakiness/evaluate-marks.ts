@@ -2,6 +2,13 @@
 // flaky evidence within the window spans at least `autoMarkThreshold` distinct commits; a mark
 // clears after `cooldownDays` with no flaky run (see sweep/). Every change goes to the history
 // and a newly marked test raises an alert (and may be auto-quarantined).
+//
+// Only default-branch CI evidence counts (FlakyEvidence.trusted: a CI run of a default-branch
+// credential): a merge-request token's runs are stored as no CI run, and their retries neither
+// mark a test, nor keep a mark from cooling down, nor mute it. A test marked before real evidence
+// earned its mute (marked by evidence that no longer counts, or while auto-quarantine was off) is
+// muted when real evidence reaches the threshold, unless it has a quarantine record of its own
+// (a person muted or enabled it).
 import type { Project } from '../accounts/projects.js';
 import { identitiesOf } from '../catalogue/test-case-identities.js';
 import { DAY_MS } from '../clock/clock.js';
@@ -26,7 +33,7 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   const policy = project.flakyPolicy;
   if (!policy.autoMarkFlaky || (ids && ids.length === 0)) return outcome;
   const days = windowDays(project);
-  const evidence = await flakyEvidence(deps.db, project.projectId, new Date(now.getTime() - days * DAY_MS), ids);
+  const evidence = (await flakyEvidence(deps.db, project.projectId, new Date(now.getTime() - days * DAY_MS), ids)).filter((e) => e.trusted);
   if (evidence.length === 0) return outcome;
   const byId = new Map<string, FlakyEvidence[]>();
   for (const e of evidence) byId.set(e.testCaseId, [...(byId.get(e.testCaseId) ?? []), e]);
@@ -34,6 +41,8 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   const names = await identitiesOf(deps.db, project.projectId, [...byId.keys()].filter((id) => !current.has(id)));
 
   const newlyMarked: (FlakyMark & { reason: string; trusted: boolean })[] = [];
+  /** Marked already, and now with enough real evidence: muted if no person decided otherwise. */
+  const earned: (FlakyMark & { reason: string; unrecordedOnly: true })[] = [];
   const writes: { mark: FlakyMark; changed: boolean }[] = [];
   const announce: (() => void)[] = [];
   for (const [id, all] of byId) {
@@ -42,14 +51,15 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
     const fresh = mark && !mark.marked ? all.filter((e) => e.at > mark.lastFlakyAt) : all;
     if (fresh.length === 0) continue;
     const lastFlakyAt = fresh.reduce((max, e) => (e.at > max ? e.at : max), '');
+    const commits = new Set(fresh.map(commitKey));
     if (mark?.marked) {
       if (lastFlakyAt > mark.lastFlakyAt) {
         writes.push({ mark: { ...mark, lastFlakyAt }, changed: false });
         outcome.refreshed.push(id);
       }
+      if (commits.size >= policy.autoMarkThreshold) earned.push({ ...mark, reason: markReason(fresh, commits.size, days, policy.autoMarkThreshold), unrecordedOnly: true });
       continue;
     }
-    const commits = new Set(fresh.map(commitKey));
     if (commits.size < policy.autoMarkThreshold) continue;
     const identity = mark ?? names.get(id) ?? { module: '', suite: '', name: '' };
     const next: FlakyMark = {
@@ -82,7 +92,7 @@ export async function evaluateMarks(deps: DomainDeps, project: Project, now: Dat
   }
   if (writes.length > 0) await writeMarks(deps.db, writes);
   for (const a of announce) a();
-  outcome.quarantined = await autoQuarantine(deps, project, newlyMarked, now);
+  outcome.quarantined = await autoQuarantine(deps, project, [...newlyMarked, ...earned], now);
   return outcome;
 }
 

@@ -9,6 +9,7 @@ import { storedRanAt } from '../ingest/ingest-run.js';
 import { formatDateTime } from '../sql/bind.js';
 import { evaluateMarks, type MarkOutcome, refreshMarked } from './evaluate-marks.js';
 import { COMMIT_RUNS_READ, commitConflicts } from './flaky-evidence.js';
+import { recordedIds } from '../quarantine/quarantine-store.js';
 
 /** What an upload revealed, kept small enough to wait in a queue: the ids whose retries disagreed, and the run's commit. */
 export interface Revealed {
@@ -35,10 +36,19 @@ export function revealedBy(project: Project, run: ParsedRunUpload, now: Date): R
 /** Marks (and alerts on) what this upload revealed; errors are logged, never fail the upload. */
 export async function onRunIngested(deps: DomainDeps, project: Project, run: ParsedRunUpload | Revealed, now: Date): Promise<MarkOutcome | null> {
   const revealed = 'testCases' in run ? revealedBy(project, run, now) : run;
+  // Only default-branch CI evidence changes a project's marks (evaluate-marks.ts): a merge-request
+  // token's run (stored as no CI run) or a run outside CI is shown, never evaluated.
+  if (!revealed.isCi) return null;
   try {
     // Marked test cases whose retries disagreed here only move their latest evidence to this run.
     const { refreshed, rest } = await refreshMarked(deps, project, now, revealed.retried, revealed.ranAt);
     const ids = new Set(rest);
+    // A marked test nobody has quarantined may have just earned its auto-mute (evaluate-marks.ts).
+    const marked = revealed.retried.filter((id) => !ids.has(id));
+    if (project.flakyPolicy.autoQuarantine && marked.length > 0) {
+      const recorded = await recordedIds(deps.db, project.projectId, marked);
+      for (const id of marked) if (!recorded.has(id)) ids.add(id);
+    }
     if (revealed.isCi) {
       const conflicts = await commitConflicts(deps.db, project.projectId, revealed.commit, revealed.runId);
       for (const id of conflicts.ids) ids.add(id);

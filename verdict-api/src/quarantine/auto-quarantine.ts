@@ -30,7 +30,7 @@ export async function idsWithSuccessfulDefaultBranchRun(db: Database, project: P
 export async function autoQuarantine(
   deps: DomainDeps,
   project: Project,
-  marked: readonly (Identity & { testCaseId: string; reason: string; trusted?: boolean })[],
+  marked: readonly (Identity & { testCaseId: string; reason: string; trusted?: boolean; unrecordedOnly?: boolean })[],
   now: Date,
 ): Promise<string[]> {
   if (!project.flakyPolicy.autoQuarantine || marked.length === 0) return [];
@@ -45,7 +45,10 @@ export async function autoQuarantine(
       deps.log.info({ project: project.handle, testCaseId: m.testCaseId }, 'not auto-quarantined: no successful default-branch CI run');
       continue;
     }
-    if (effectiveState(await quarantineOf(deps.db, project.projectId, m.testCaseId), now) !== 'enabled') continue;
+    const record = await quarantineOf(deps.db, project.projectId, m.testCaseId);
+    // A test marked earlier: only when nobody has quarantined or enabled it (a person's decision stands).
+    if (m.unrecordedOnly && record !== null) continue;
+    if (effectiveState(record, now) !== 'enabled') continue;
     await setQuarantine(
       deps,
       project,

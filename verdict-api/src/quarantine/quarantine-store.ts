@@ -5,6 +5,7 @@ import type { Identity } from '../identity/test-case-id.js';
 import { dateTime, formatDateTime, sql, type Sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { nextVersion } from '../storage/version.js';
+import { idSet } from '../presence/presence.js';
 
 /** A test case's quarantine. Times are 'YYYY-MM-DD hh:mm:ss' UTC. */
 export interface QuarantineRecord extends Identity {
@@ -61,6 +62,15 @@ async function select(db: Database, where: Sql, tail = sql``): Promise<Quarantin
 export async function quarantineOf(db: Database, projectId: string, testCaseId: string): Promise<QuarantineRecord | null> {
   const rows = await select(db, sql`project_id = ${uuid(projectId)} AND test_case_id = ${uuid(testCaseId)}`);
   return rows[0] ?? null;
+}
+
+/** Which of `ids` have a quarantine record (muted, skipped or enabled by someone, expired or not). */
+export async function recordedIds(db: Database, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.engine.query<{ id: string }>(
+    sql`SELECT DISTINCT toString(test_case_id) AS id FROM ${db.t('quarantines')} WHERE project_id = ${uuid(projectId)} AND toString(test_case_id) IN ${idSet(ids)}`,
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** The state a record puts its test in at `now`: an expired quarantine is already enabled. */

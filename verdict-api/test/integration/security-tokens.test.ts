@@ -152,28 +152,40 @@ describe.each(ENGINES)('merge-request token on %s ClickHouse', (kind) => {
     expect((await call('GET', '/runs/mr-own', p.admin)).body!.gate).toMatchObject({ outcome: 'passed' });
   });
 
-  it('cannot fake retries that mute an existing test (auto-quarantine on)', async () => {
-    expect((await call('PATCH', '/settings', p.admin, { flakyPolicy: { autoQuarantine: true } })).status).toBe(200);
-    // An existing test with default-branch history.
+  it('cannot fake retries that mark or mute a test: only default-branch CI evidence counts, and a mark does not block the mute it earns later', async () => {
+    expect((await call('PATCH', '/settings', p.admin, { flakyPolicy: { autoMarkFlaky: true, autoMarkThreshold: 3, autoQuarantine: true } })).status).toBe(200);
+    const flakyCase = (name: string) => ({ module: ':app', suite: 'com.example.CheckoutTest', name, status: 'success' as const, durationMs: 5, repetitions: [{ repetition: 1, status: 'failure' as const, durationMs: 5 }, { repetition: 2, status: 'success' as const, durationMs: 5 }] });
+    const state = async (name: string) => {
+      const flaky = (await call('GET', '/flaky-tests', p.admin)).body!.tests as { name: string; markedFlaky: boolean }[];
+      const muted = ((await call('GET', '/quarantine', p.token)).body!.tests as { name: string }[]).some((x) => x.name === name);
+      return { marked: flaky.some((x) => x.name === name && x.markedFlaky), muted };
+    };
+    // Evaluations run after the upload is answered: wait until `want`, or 20 s.
+    const settle = async (name: string, want: { marked: boolean; muted: boolean }) => {
+      const deadline = Date.now() + 20_000;
+      let now = await state(name);
+      while (JSON.stringify(now) !== JSON.stringify(want) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        now = await state(name);
+      }
+      return now;
+    };
+    // An existing test with default-branch history, one real flaky CI run, and two faked by a merge request.
     expect((await upload(p.token, run('pipeline-45', ['checkout-total']))).status).toBe(201);
-    const faked = run('mr-fakes-retries', [], {
-      branch: 'feature/z',
-      commit: 'badc0de',
-      testCases: [{ module: ':app', suite: 'com.example.CheckoutTest', name: 'checkout-total', status: 'success', durationMs: 5, repetitions: [{ repetition: 1, status: 'failure', durationMs: 5 }, { repetition: 2, status: 'success', durationMs: 5 }] }],
-    });
-    expect((await upload(mr, faked)).status).toBe(201);
-    // The evaluation runs after the upload is answered: wait until the test is marked flaky.
-    const deadline = Date.now() + 20_000;
-    let marked = false;
-    while (!marked && Date.now() < deadline) {
-      const flaky = await call('GET', '/flaky-tests', p.admin);
-      marked = (flaky.body!.tests as { name: string; markedFlaky: boolean }[]).some((x) => x.name === 'checkout-total' && x.markedFlaky);
-      if (!marked) await new Promise((r) => setTimeout(r, 200));
+    expect((await upload(p.token, run('pipeline-46', [], { commit: 'c0ffee46', testCases: [flakyCase('checkout-total')] }))).status).toBe(201);
+    for (const [i, commit] of ['badc0de1', 'badc0de2'].entries()) {
+      expect((await upload(mr, run(`mr-fakes-retries-${i}`, [], { branch: 'feature/z', commit, testCases: [flakyCase('checkout-total')] }))).status).toBe(201);
     }
-    expect(marked).toBe(true);
-    await new Promise((r) => setTimeout(r, 500));
-    const quarantine = await call('GET', '/quarantine', p.token);
-    expect(quarantine.body!.tests.map((x: { name: string }) => x.name)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await state('checkout-total')).toEqual({ marked: false, muted: false });
+
+    // Marked by real evidence while auto-quarantine is off; the mute comes with the real evidence that earns it.
+    expect((await call('PATCH', '/settings', p.admin, { flakyPolicy: { autoQuarantine: false } })).status).toBe(200);
+    for (const commit of ['c0ffee47', 'c0ffee48']) expect((await upload(p.token, run(`pipeline-${commit}`, [], { commit, testCases: [flakyCase('checkout-total')] }))).status).toBe(201);
+    expect(await settle('checkout-total', { marked: true, muted: false })).toEqual({ marked: true, muted: false });
+    expect((await call('PATCH', '/settings', p.admin, { flakyPolicy: { autoQuarantine: true } })).status).toBe(200);
+    expect((await upload(p.token, run('pipeline-c0ffee49', [], { commit: 'c0ffee49', testCases: [flakyCase('checkout-total')] }))).status).toBe(201);
+    expect(await settle('checkout-total', { marked: true, muted: true })).toEqual({ marked: true, muted: true });
   });
 
   it('keeps a token issued before scopes existed working as a default-branch token', async () => {
