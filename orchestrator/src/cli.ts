@@ -14,6 +14,7 @@ import { createMavenAdapter } from './maven/maven-adapter.js';
 import { mavenExecutable } from './maven/maven-setup.js';
 import { packageRoot } from './package-root.js';
 import { runStressTests } from './gate/run-stress-tests.js';
+import { terminalSafe } from './format/terminal-safe.js';
 
 /** The package version, from package.json. */
 export function version(): string {
@@ -82,7 +83,7 @@ export async function main(argv: readonly string[], deps: CliDeps = realDeps()):
     return await runGate(parsed.flags, parsed.gradleArgs, { ...core, build });
   } catch (e) {
     if (e instanceof StressGateError) {
-      deps.err(`stress-orchestrator: ${e.message}\n`);
+      deps.err(`stress-orchestrator: ${terminalSafe(e.message)}\n`);
       if (e.code === 'USAGE') deps.err('Run "stress-orchestrator --help" for usage.\n');
       return exitCodeFor(e.code);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
-import { code, codeBlock, cut, framesShown } from './contract-markdown.js';
+import { code, codeBlock, cut, framesShown, visible } from './contract-markdown.js';
 
 // A CommonMark parser with raw HTML on, as GitHub and GitLab read a comment before sanitising it.
 const md = new MarkdownIt({ html: true, linkify: true });
@@ -76,5 +76,20 @@ describe('framesShown', () => {
   });
   it('keeps the test line when it lies deeper, within the same number of lines', () => {
     expect(framesShown(frames, 3, 'T.java:9', gap)).toEqual({ lines: ['at a.A.x(A.java:1)', '… 2', 'at t.T.test(T.java:9)'], left: 1 });
+  });
+});
+
+describe('visible', () => {
+  it('writes control and bidirectional characters as escapes, and keeps tab and newline', () => {
+    expect(visible('a\u001b[31mred\u0000\u0007\u007f\u0085')).toBe('a\\u001b[31mred\\u0000\\u0007\\u007f\\u0085');
+    expect(visible('invoice\u202egnp.exe \u2066x\u2069 \u200e\u200f\u061c')).toBe('invoice\\u202egnp.exe \\u2066x\\u2069 \\u200e\\u200f\\u061c');
+    expect(visible('line\tone\nline two \u2028')).toBe('line\tone\nline two \\u2028');
+    expect(visible('Größe 数据 😀')).toBe('Größe 数据 😀');
+  });
+
+  it('leaves no control or bidirectional character in a code span or a code block', () => {
+    const hostile = 'a\u202eb\u001b[2Jc\u0000';
+    expect(code(hostile)).toBe('`a\\u202eb\\u001b[2Jc\\u0000`');
+    expect(codeBlock(`${hostile}\nnext`)).toBe('```text\na\\u202eb\\u001b[2Jc\\u0000\nnext\n```\n');
   });
 });

@@ -5,6 +5,19 @@
 // closing fence, `|`, newlines) cannot end its code early, so it cannot swallow the comment or
 // break its tables.
 
+/**
+ * Characters that change how the text around them is shown rather than showing themselves: C0
+ * controls (ESC recolours a terminal, NUL cuts a string short), DEL, C1 controls, the line and
+ * paragraph separators, and the bidirectional controls (U+202E turns `gnp.exe` around). Tab and
+ * newline are not among them: callers that want one line handle those.
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control and bidirectional character written as a visible escape (`\u202e`); tab and newline kept. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The longest run of backticks in `s` (0 when none). */
 const longestBacktickRun = (s: string): number => Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
 
@@ -16,7 +29,7 @@ const longestBacktickRun = (s: string): number => Math.max(0, ...(s.match(/`+/g)
  * splits the cell there; the escaping backslash is dropped again before the span is read.
  */
 export function code(text: string, where: { in: 'text' | 'table' } = { in: 'text' }): string {
-  let s = text.replace(/\r\n?|\n/g, ' ');
+  let s = visible(text.replace(/\r\n?|\n/g, ' '));
   if (where.in === 'table') s = s.replace(/(\\*)\|/g, (all, backslashes: string) => (backslashes.length % 2 === 0 ? `${backslashes}\\|` : all));
   const fence = '`'.repeat(longestBacktickRun(s) + 1);
   const pad = /^[` ]|[` ]$/.test(s) ? ' ' : '';
@@ -28,7 +41,7 @@ export function code(text: string, where: { in: 'text' | 'table' } = { in: 'text
  * (at least three), so no line of the text can close it. Ends with a newline.
  */
 export function codeBlock(text: string, info = 'text'): string {
-  const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  const body = visible(text.replace(/\r\n?/g, '\n').replace(/\n$/, ''));
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
   return `${fence}${info}\n${body}\n${fence}\n`;
 }

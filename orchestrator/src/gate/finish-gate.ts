@@ -11,6 +11,7 @@ import { postRunComment } from '../comment/post-run-comment.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import { exitCodeForSignal } from './cancellation.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 type Mode = GateReport['mode'];
 
@@ -108,6 +109,6 @@ export async function finishGate(report: GateReport, client: VerdictClient | nul
       }),
     );
   }
-  for (const p of problems) if (p) deps.err(`stress-gate: warning: ${p}\n`);
+  for (const p of problems) if (p) deps.err(`stress-gate: warning: ${terminalSafe(p)}\n`);
   return report.exitCode;
 }

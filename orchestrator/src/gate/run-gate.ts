@@ -20,6 +20,7 @@ import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
 import type { GateReport } from '../report/gate-report.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
@@ -70,7 +71,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   const first = await firstPass;
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.settings, deps.cwd, deps.build);
-  for (const notice of config.notices) deps.err(`stress-gate: warning: ${notice}\n`);
+  for (const notice of config.notices) deps.err(`stress-gate: warning: ${terminalSafe(notice)}\n`);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }
@@ -120,7 +121,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     const problem = `${step}: ${(e as Error).message ?? String(e)}`;
     log.error({ err: e }, 'the gate could not run');
     if (config.mode === 'off') {
-      deps.err(`stress-gate: warning: ${problem}\n`);
+      deps.err(`stress-gate: warning: ${terminalSafe(problem)}\n`);
       return first.exitCode;
     }
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'gate_error', problem }), client, config, deps);
@@ -179,7 +180,7 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 
 /** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
 async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps): Promise<UploadedRun | null> {
-  if (ci.warning) deps.err(`stress-gate: warning: ${ci.warning}\n`);
+  if (ci.warning) deps.err(`stress-gate: warning: ${terminalSafe(ci.warning)}\n`);
   const result = await client.uploadRun({
     runId: config.runId,
     branch: ci.branch,
@@ -199,6 +200,6 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
       ...(c.executions ? { repetitions: organicRepetitions(c.executions) } : {}),
     })),
   });
-  if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${result.problem}\n`);
+  if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${terminalSafe(result.problem)}\n`);
   return result.ok ? { branch: ci.branch, isCi: ci.isCi } : null;
 }

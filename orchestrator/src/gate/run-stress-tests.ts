@@ -28,6 +28,7 @@ import { sectionFor } from '../report/report-document.js';
 import { appendStepSummary, writeJsonReport } from '../report/write-reports.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import { parseSelector, selected, type TestSelector } from '../reproduce/test-selector.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 /** The most repetitions `--repetitions` takes. */
 export const MAX_REPETITIONS = 1000;
@@ -76,7 +77,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
     for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, buildArgs, r, repetitions ?? undefined));
     const report = localReport(config.runId, first, results, pass, plan.concurrency);
     deps.out(renderReport(report));
-    for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${problem}\n`);
+    for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${terminalSafe(problem)}\n`);
     return report.exitCode;
   } finally {
     await build.settle?.();

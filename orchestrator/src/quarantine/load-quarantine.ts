@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import { createHttpQuarantineSource } from './http-quarantine-source.js';
 import { emptyQuarantine, type QuarantineLists, type QuarantineSource } from './quarantine-source.js';
 import { splitFilterable } from './filterable.js';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 /** What loading needs: the early configuration, the switch, an override source (tests), output. */
 export interface LoadQuarantineDeps {
@@ -36,7 +37,7 @@ export async function loadQuarantine(early: Config, deps: LoadQuarantineDeps): P
     // Checked here, before any build writes them into its test filter (filterable.ts).
     const { filterable, refused } = splitFilterable(fetched.value.skippedTests);
     if (refused.length) {
-      const named = refused.slice(0, 3).map((t) => `${t.module} ${JSON.stringify(t.suite).slice(0, 120)} ${JSON.stringify(t.name).slice(0, 120)}`).join('; ');
+      const named = refused.slice(0, 3).map((t) => terminalSafe(`${t.module.slice(0, 120)} ${JSON.stringify(t.suite).slice(0, 120)} ${JSON.stringify(t.name).slice(0, 120)}`)).join('; ');
       deps.err(
         `stress-gate: warning: ${refused.length} quarantined test(s) marked skip cannot be kept out of the build: their identity is not a plain class and method name ` +
           `(a newline, a wildcard or another character a test filter reads as a pattern): ${named}${refused.length > 3 ? '; …' : ''}. They run, and their results are ignored.\n`,
@@ -44,6 +45,6 @@ export async function loadQuarantine(early: Config, deps: LoadQuarantineDeps): P
     }
     return { ...fetched.value, skippedTests: filterable };
   }
-  deps.err(`stress-gate: warning: could not fetch the quarantine list (${fetched.problem}); nothing is muted or skipped.\n`);
+  deps.err(`stress-gate: warning: could not fetch the quarantine list (${terminalSafe(fetched.problem)}); nothing is muted or skipped.\n`);
   return emptyQuarantine();
 }

@@ -51,4 +51,13 @@ describe('the quarantine in the gate flow (fake Gradle, fake API)', () => {
     expect(r.err).toContain('stress-gate: warning: could not fetch the quarantine list (http://api.test/…/quarantine: HTTP 503); nothing is muted or skipped.');
     expect(r.calls).toHaveLength(2);
   });
+
+  it('prints a quarantined test’s identity and a server’s problem with their control and bidirectional characters escaped', async () => {
+    const skipped = [{ module: ':app\u001b[2J\u202e', suite: 'com.example.\u001b[31mRed', name: 'x*' }];
+    const r = await run(['--stress-new-tests', 'report'], { quarantine: quarantineOf(new Set(), skipped) });
+    expect(r.err).toContain('cannot be kept out of the build');
+    expect(r.err).toContain(':app\\u001b[2J\\u202e');
+    const failed = await run(['--stress-new-tests', 'report'], { quarantine: { lists: async () => ({ ok: false, problem: 'HTTP 500: \u001b]0;owned\u0007\u2066' }) } });
+    for (const err of [r.err, failed.err]) expect(err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
 });

@@ -139,6 +139,10 @@ describe('renderReport', () => {
     expect(out).toContain('a\\u001b[1mname\\nnext');
     // A message's line breaks stay line breaks, each line indented under the block.
     expect(out).toContain('     java.lang.AssertionError: \\u001b[2J\\u001b[31mred\n     over\n     second line\\u0007\n');
+    // Nor turns a name around.
+    const turned = renderReport(gateReport('enforce', [classifyCandidate(candidate('pays\u202eexe.gnp'), withFailures({ 4: assertion('\u2066hidden\u2069') }), false)]));
+    expect(turned).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(turned).toContain('pays\\u202eexe.gnp');
   });
 
   it('prints the same up to the blank line in enforce, then the sentence minus "would have"', () => {

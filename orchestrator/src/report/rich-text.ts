@@ -4,6 +4,7 @@
 // puts them in code spans and fences (no test can open an HTML comment, a link or a heading that
 // hides the verdict), and our own prose is escaped for Markdown as well.
 import { code as mdCode, codeBlock as mdCodeBlock } from '#markdown';
+import { terminalSafe } from '../format/terminal-safe.js';
 
 /** Part of a sentence: our prose, or text from a test (`{ code }`). */
 export type Piece = string | { code: string };
@@ -28,10 +29,7 @@ export function plain(r: Rich | string): string {
   return (typeof r === 'string' ? [r] : r).map((p) => terminalSafe(typeof p === 'string' ? p : p.code)).join('');
 }
 
-/** Control characters (ESC, CR, tab, newline, C1…) as visible escapes; one line. */
-export function terminalSafe(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-}
+export { terminalSafe };
 
 /** Lines of test text for a terminal block (a trace, a message): each line made safe, lines kept. */
 export function terminalLines(s: string): string[] {

@@ -8,11 +8,14 @@ import type { Session } from '../accounts/sessions.js';
 import { VerdictApiError } from '../errors/errors.js';
 import type { Database } from '../storage/database.js';
 import type { Frame } from './layout.js';
+import { visible } from '../contract-markdown.js';
 import { MessagePage } from './sign-in-page.js';
 import type { WebEnv } from './web-env.js';
 
 /** Answers a page as an HTML document. */
-export const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 | 429 = 200) => c.html(`<!doctype html>${String(page)}`, status);
+// Every page is shown with the control and bidirectional characters of test text (names,
+// messages, traces, output) as visible escapes: our own markup holds none but tab and newline.
+export const html = (c: Context, page: JSX.Element, status: 200 | 400 | 403 | 404 | 429 = 200) => c.html(`<!doctype html>${visible(String(page))}`, status);
 
 /** The frame of a signed-in page: its title, the account, the session's CSRF token, the project whose navigation it shows, whether a viewer reads it. */
 export const frame = (c: Context<WebEnv>, title: string, project?: string): Frame => ({

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { silentLogger } from '../../src/log/logger.js';
 import { sql } from '../../src/sql/bind.js';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { type ProjectHandle, seedProject } from '../support/api.js';
+import { type ProjectHandle, run, seedProject } from '../support/api.js';
 import { openTestDatabase, type TestDatabase } from '../support/engines.js';
 
 const PUBLIC_URL = 'https://stress.example.com';
@@ -88,6 +88,25 @@ describe('the dashboard', () => {
     expect(created.status).toBe(200);
     expect(await created.text()).toContain('id="new-token"');
     expect(created.headers.get('cache-control')).toMatch(/no-store/);
+  });
+
+  it('shows a test’s control and bidirectional characters as escapes on the run page and in the run report', async () => {
+    const hostile = 'pays\u202eexe.gnp\u001b[31m\u0000end';
+    const res = await fetch(`${server.url}/api/v1/projects/${p.handle}/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(run('hostile-text', [], { branch: 'feature/\u2066turned\u2069', testCases: [{ module: ':app\u001b[2J', suite: 'com.example.Hostile', name: hostile, status: 'failure', durationMs: 5 }] })),
+    });
+    expect(res.status).toBe(201);
+    const cookie = sessionOf(await signIn(p.admin));
+    const page = await (await fetch(`${server.url}/projects/${p.handle}/runs/hostile-text`, { headers: { cookie: `sg_session=${cookie}` } })).text();
+    const report = await (await fetch(`${server.url}/api/v1/projects/${p.handle}/runs/hostile-text/report.md`, { headers: { authorization: `Bearer ${p.admin}` } })).text();
+    for (const text of [page, report]) {
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    expect(page).toContain('pays\\u202eexe.gnp\\u001b[31m\\u0000end');
+    expect(page).toContain('feature/\\u2066turned\\u2069');
+    expect(report).toContain('\\u202e');
   });
 
   it('slows down guessing admin credentials at the sign-in form', async () => {
