@@ -10,6 +10,7 @@ import { type ClickHouseEngine } from '../../src/storage/engine.js';
 import { database } from '../../src/storage/database.js';
 import { type ProjectHandle, seedProject } from '../support/api.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
+import { purgeExpiredSessions } from '../../src/accounts/sessions.js';
 
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {});
 
@@ -19,6 +20,10 @@ describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
   let p: ProjectHandle;
   /** Queries the server made (the engine under its database, counted). */
   let queries = 0;
+  /** The device cookie of a browser that signed in (the first test's). */
+  let device: string | undefined;
+  /** Commands (DDL, mutations) the server ran. */
+  const commands: string[] = [];
 
   beforeAll(async () => {
     t = await openTestDatabase(kind);
@@ -27,7 +32,10 @@ describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
       get kind() {
         return t.db.engine.kind;
       },
-      command: (s) => t.db.engine.command(s),
+      command: (s) => {
+        commands.push(s.text);
+        return t.db.engine.command(s);
+      },
       query: (s) => {
         queries++;
         return t.db.engine.query(s);
@@ -56,7 +64,7 @@ describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
     // A browser signs in (and keeps its device cookie), then signs out.
     const first = await signIn(p.admin);
     expect(first.status).toBe(303);
-    const device = /sg_device=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
+    device = /sg_device=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
     expect(device).toBeDefined();
 
     const statuses = (await Promise.all(Array.from({ length: 200 }, () => signIn(guess())))).map((r) => r.status);
@@ -88,5 +96,25 @@ describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
     // Two queries a token looked up, none for a guess refused.
     expect(guessQueries).toBeLessThanOrEqual(2 * 50);
     expect((await verdict(p.token)).status).toBe(200);
+  });
+
+  it('signs out without a table mutation: the session ends at once, and the sweep purges it', async () => {
+    const cookies: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await signIn(p.admin, `sg_device=${device}`);
+      expect(res.status).toBe(303);
+      cookies.push(/sg_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!);
+    }
+    const mutationsBefore = commands.filter((c) => /ALTER TABLE/i.test(c)).length;
+    for (const cookie of cookies) {
+      const page = await fetch(`${server.url}/projects`, { headers: { cookie: `sg_session=${cookie}` } });
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+      const out = await fetch(`${server.url}/sign-out`, { method: 'POST', redirect: 'manual', headers: { cookie: `sg_session=${cookie}`, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }).toString() });
+      expect(out.status).toBe(303);
+      // Ended at once: the next page is a redirect to sign-in.
+      expect((await fetch(`${server.url}/projects`, { redirect: 'manual', headers: { cookie: `sg_session=${cookie}` } })).headers.get('location')).toMatch(/^\/sign-in/);
+    }
+    expect(commands.filter((c) => /ALTER TABLE/i.test(c)).length).toBe(mutationsBefore);
+    expect(await purgeExpiredSessions(t.db, new Date(Date.now() + 1_000))).toBeGreaterThanOrEqual(cookies.length);
   });
 });
