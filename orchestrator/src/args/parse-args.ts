@@ -88,6 +88,8 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
                              (env STRESS_GATE_SKIP_QUARANTINE=1)
   --comment                  post the run report on the merge request, one comment updated per run
                              (env STRESS_GATE_COMMENT=1; GitHub: GITHUB_TOKEN, GitLab: GITLAB_TOKEN or CI_JOB_TOKEN)
+                             The build never gets the gate's tokens nor these CI credentials;
+                             env STRESS_GATE_BUILD_ENV_KEEP=CI_JOB_TOKEN,… gives it the ones named
   --help, --version
 `;
 

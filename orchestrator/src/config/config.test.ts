@@ -90,7 +90,9 @@ describe('resolveConfig', () => {
     expect(resolveConfig({}, { STRESS_GATE_TOKEN: 't', STRESS_GATE_URL: 'https://stress.example' }, block, cwd).serverUrl).toBe('https://stress.example');
   });
 
-  it("gives the build the environment without the gate's credentials", () => {
-    expect(buildEnvironment({ PATH: '/bin', STRESS_GATE_TOKEN: 'a', STRESS_GATE_MR_TOKEN: 'b', STRESS_GATE_ADMIN_TOKEN: 'c', STRESS_GATE_URL: 'u', GITHUB_TOKEN: 'g' })).toEqual({ PATH: '/bin', STRESS_GATE_URL: 'u', GITHUB_TOKEN: 'g' });
+  it("gives the build the environment without the gate's credentials and the CI system's, unless it asks to keep one", () => {
+    const env = { PATH: '/bin', STRESS_GATE_TOKEN: 'a', STRESS_GATE_MR_TOKEN: 'b', STRESS_GATE_ADMIN_TOKEN: 'c', STRESS_GATE_URL: 'u', GITHUB_TOKEN: 'g', CI_JOB_TOKEN: 'j', ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'o', NPM_TOKEN: 'n' };
+    expect(buildEnvironment(env)).toEqual({ PATH: '/bin', STRESS_GATE_URL: 'u', NPM_TOKEN: 'n' });
+    expect(buildEnvironment({ ...env, STRESS_GATE_BUILD_ENV_KEEP: 'CI_JOB_TOKEN, STRESS_GATE_TOKEN' })).toEqual({ PATH: '/bin', STRESS_GATE_URL: 'u', NPM_TOKEN: 'n', CI_JOB_TOKEN: 'j', STRESS_GATE_BUILD_ENV_KEEP: 'CI_JOB_TOKEN, STRESS_GATE_TOKEN' });
   });
 });

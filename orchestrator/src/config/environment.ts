@@ -42,11 +42,34 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
 }
 
 /**
+ * The CI system's own credentials, which the gate (its merge-request comment) may use and a build
+ * seldom needs: GitHub's and GitLab's job tokens, Actions' runtime and OIDC tokens, Azure
+ * Pipelines', Buildkite's and CircleCI's.
+ */
+export const CI_CREDENTIALS: readonly string[] = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITLAB_TOKEN',
+  'CI_JOB_TOKEN',
+  'CI_JOB_JWT',
+  'CI_JOB_JWT_V1',
+  'CI_JOB_JWT_V2',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'SYSTEM_ACCESSTOKEN',
+  'BUILDKITE_AGENT_ACCESS_TOKEN',
+  'CIRCLE_TOKEN',
+];
+
+/**
  * The environment the build (Gradle, Maven and the test JVMs they start) runs with: this one
- * without the gate's own credentials (STRESS_GATE_TOKEN and any other STRESS_GATE_…TOKEN). The
- * build runs the merge request's code; it has no use for them. (It runs as the same user as the
- * CLI, which is why a merge request's job holds a merge-request token only: docs/security.md.)
+ * without the gate's own credentials (STRESS_GATE_TOKEN and any other STRESS_GATE_…TOKEN) and
+ * without the CI system's (CI_CREDENTIALS) unless STRESS_GATE_BUILD_ENV_KEEP names them (a build
+ * that reads packages with the job token, say). The build runs the merge request's code; it has
+ * no use for them. (It runs as the same user as the CLI, which is why a merge request's job holds
+ * a merge-request token only: docs/security.md.)
  */
 export function buildEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^STRESS_GATE_\w*TOKEN$/.test(key)));
+  const keep = new Set((env['STRESS_GATE_BUILD_ENV_KEEP'] ?? '').split(',').map((k) => k.trim()).filter(Boolean));
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^STRESS_GATE_\w*TOKEN$/.test(key) && (!CI_CREDENTIALS.includes(key) || keep.has(key))));
 }

@@ -56,4 +56,12 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
       'environment variable SHOP_ENV: the build\'s "ci", the repetition\'s unset',
     ]);
   });
+
+  it('says a secret-looking environment variable differs without its value', async () => {
+    const secretExpected = { ...expected, observed: { ...fork, environment: { ...fork.environment, AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI', DB_PASSWORD: 'hunter2' } } };
+    const differs = await compareJvm(secretExpected, { ...same, environment: { ...same.environment, SHOP_ENV: 'ci', AWS_SECRET_ACCESS_KEY: 'other-value', PATH: '/bin' } });
+    expect(differs).toContain('environment variable AWS_SECRET_ACCESS_KEY: the build\'s set (13 characters, not shown), the repetition\'s set (11 characters, not shown)');
+    expect(differs).toContain('environment variable DB_PASSWORD: the build\'s set (7 characters, not shown), the repetition\'s unset');
+    expect(differs.join('\n')).not.toMatch(/wJalrXUtnFEMI|other-value|hunter2/);
+  });
 });

@@ -28,6 +28,10 @@ const MAX_VALUE = 160;
 
 const show = (v: string | undefined): string => (v === undefined ? 'unset' : JSON.stringify(v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v));
 
+/** Names whose values are secrets: a difference is said, never its value (the CI log keeps it). */
+const SECRET_NAME = /TOKEN|SECRET|PASSW|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE|AUTH|SESSION|COOKIE|JWT/i;
+const showSecret = (v: string | undefined): string => (v === undefined ? 'unset' : `set (${v.length} characters, not shown)`);
+
 /** The differences, in words; empty when the gate sees none. */
 export async function compareJvm(expected: ExpectedJvm, facts: JvmFacts): Promise<string[]> {
   const { spec, observed } = expected;
@@ -47,7 +51,8 @@ export async function compareJvm(expected: ExpectedJvm, facts: JvmFacts): Promis
   }
   const buildEnv = observed?.environment ?? Object.fromEntries(Object.entries(spec.environment).filter((e): e is [string, string] => e[1] !== null));
   for (const k of [...new Set([...Object.keys(buildEnv), ...Object.keys(facts.environment)])].sort()) {
-    if (buildEnv[k] !== facts.environment[k]) out.push(`environment variable ${k}: the build's ${show(buildEnv[k])}, the repetition's ${show(facts.environment[k])}`);
+    const shown = SECRET_NAME.test(k) ? showSecret : show;
+    if (buildEnv[k] !== facts.environment[k]) out.push(`environment variable ${k}: the build's ${shown(buildEnv[k])}, the repetition's ${shown(facts.environment[k])}`);
   }
   return out.length > MAX_DIFFERENCES ? [...out.slice(0, MAX_DIFFERENCES), `and ${out.length - MAX_DIFFERENCES} more`] : out;
 }

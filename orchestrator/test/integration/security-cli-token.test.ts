@@ -19,7 +19,7 @@ public class EnvProbeTest {
   // Appends what this JVM sees of the gate's token to a file: the attack of a merge request's test code.
   @Test public void readsTheEnvironment() throws Exception {
     java.nio.file.Path f = java.nio.file.Paths.get(System.getProperty("fixture.dir"), "env-probe.txt");
-    String seen = String.valueOf(System.getenv("STRESS_GATE_TOKEN"));
+    String seen = System.getenv("STRESS_GATE_TOKEN") + "," + System.getenv("CI_JOB_TOKEN") + "," + System.getenv("GITLAB_TOKEN") + "," + System.getenv("GITHUB_TOKEN");
     java.nio.file.Files.write(f, (seen + "\\n").getBytes(), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
   }
 }
@@ -86,17 +86,24 @@ describe('the CLI and its token', () => {
     expect(r.err).toMatch(/STRESS_GATE_URL/);
   }, 300_000);
 
-  it("does not pass the gate's token into the build's or the test JVMs' environment", async () => {
+  it("does not pass the gate's token or the CI system's into the build's or the test JVMs' environment, unless the job keeps one", async () => {
     const history = await job('gradle', gradle, FRESH_GRADLE_ARGS, gitlabCiEnv('main', 'report', api));
     expect(history.code).toBe(0);
     await writeFile(path.join(gradle, PROBE), PROBE_SOURCE);
-    await rm(path.join(gradle, 'env-probe.txt'), { force: true });
-    const r = await job('gradle', gradle, FRESH_GRADLE_ARGS, gitlabCiEnv('feature/probe', 'report', api));
-    expect(r.code).toBe(0);
-    const seen = (await readFile(path.join(gradle, 'env-probe.txt'), 'utf8')).trim().split('\n');
-    process.stdout.write(`the probe ran in ${seen.length} JVMs (first pass and stress pass); it saw: ${JSON.stringify([...new Set(seen)].map((s) => (s === api.token ? '<the token>' : s)))}\n`);
+    const ciCredentials = { CI_JOB_TOKEN: 'glcbt-the-job-token', GITLAB_TOKEN: 'glpat-the-api-token', GITHUB_TOKEN: 'ghs_the-actions-token' };
+    const probe = async (extra: NodeJS.ProcessEnv) => {
+      await rm(path.join(gradle, 'env-probe.txt'), { force: true });
+      const r = await job('gradle', gradle, FRESH_GRADLE_ARGS, { ...gitlabCiEnv('feature/probe', 'report', api), ...ciCredentials, ...extra });
+      expect(r.code).toBe(0);
+      return (await readFile(path.join(gradle, 'env-probe.txt'), 'utf8')).trim().split('\n');
+    };
+    const seen = await probe({});
+    process.stdout.write(`the probe ran in ${seen.length} JVMs (first pass and stress pass); it saw: ${JSON.stringify([...new Set(seen)].map((s) => s.replace(api.token, '<the token>')))}\n`);
     expect(seen.length).toBeGreaterThan(5);
-    expect(seen.filter((s) => s !== 'null')).toEqual([]);
+    expect([...new Set(seen)]).toEqual(['null,null,null,null']);
+    // A build that needs the job token (packages read with it) keeps it by name; nothing else comes back.
+    const kept = await probe({ STRESS_GATE_BUILD_ENV_KEEP: 'CI_JOB_TOKEN' });
+    expect([...new Set(kept)]).toEqual(['null,glcbt-the-job-token,null,null']);
     await rm(path.join(gradle, PROBE), { force: true });
   }, 300_000);
 
