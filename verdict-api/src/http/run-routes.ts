@@ -17,7 +17,7 @@ import type { InFlightBodies } from '../limits/body-budget.js';
 import type { BodyCaps } from '../limits/body-caps.js';
 import { bodyHash, claim, runOwner } from '../run-claims/run-claims.js';
 import { listRuns } from '../run-page/list-runs.js';
-import { runPage } from '../run-page/run-page.js';
+import { runPage, testCasePage } from '../run-page/run-page.js';
 import { renderRunReport } from '../run-report/render-markdown.js';
 import { parseGateUpload, parseRunUpload } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
@@ -63,7 +63,10 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     const page = await runPage(db, c.get('principal').project, await readableRunId(c.get('principal'), c.req.param('runId')));
     return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
   });
-  api.get('/:project/runs/:runId', async (c) => c.json(await runPage(db, c.get('principal').project, await readableRunId(c.get('principal'), c.req.param('runId')))));
+  api.get('/:project/runs/:runId', async (c) => {
+    const runId = await readableRunId(c.get('principal'), c.req.param('runId'));
+    return c.json(await runPage(db, c.get('principal').project, runId, testCasePage(c.req.query('after'), c.req.query('limit'))));
+  });
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
     const principal = c.get('principal');

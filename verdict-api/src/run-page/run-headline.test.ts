@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_STRESS_PARAMETERS } from '../contract.js';
-import { candidate, failure, pageOf, timingSensitive } from '../../test/support/stress-findings.js';
+import { candidate, failure, pageOf, timingSensitive, withTestCases } from '../../test/support/stress-findings.js';
 import { RunPageView } from '../web/run-page.js';
 import { MAX_TESTS, MESSAGE_CHARS, MESSAGE_LINES, runHeadline } from './run-headline.js';
 import type { RunPage } from './run-page.js';
 
-const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, stress: DEFAULT_STRESS_PARAMETERS }));
+const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, stress: DEFAULT_STRESS_PARAMETERS, first: true }));
 
 describe('the run headline', () => {
   it('names the blocking test with its failure signature, message and reproduce command', () => {
@@ -58,7 +58,7 @@ describe('the run headline', () => {
   });
 
   it('says the first pass failed when the gate skipped, naming the failed tests', () => {
-    const page: RunPage = { ...pageOf([]), status: 'failure', testCases: [{ testCaseId: 'x', module: ':app', suite: 'com.shop.CheckoutTest', name: 'old', status: 'failure', durationMs: 3, isNew: false, muted: false }] as RunPage['testCases'] };
+    const page: RunPage = { ...withTestCases(pageOf([]), [{ testCaseId: 'x', module: ':app', suite: 'com.shop.CheckoutTest', name: 'old', status: 'failure', durationMs: 3, isNew: false, muted: false }]), status: 'failure' };
     page.gate = { ...page.gate!, outcome: 'skipped', stressed: 0, candidatesExamined: 0 };
     expect(runHeadline(page)).toMatchObject({ verdict: 'Skipped', summary: 'the first pass failed, so no new test was stressed', tests: [], firstPassFailures: ['com.shop.CheckoutTest.old'] });
   });
@@ -67,7 +67,7 @@ describe('the run headline', () => {
     const flaky = candidate(1, 'adds', [2, 5], { outcome: 'failed' });
     const broken = candidate(2, 'expires', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const inBuild = (c: typeof flaky) => ({ testCaseId: c.testCaseId, module: c.module, suite: c.suite, name: c.name, status: 'failure', durationMs: 3, isNew: true, muted: false });
-    const page: RunPage = { ...pageOf([flaky, broken]), status: 'failure', testCases: [inBuild(flaky), inBuild(broken)] };
+    const page: RunPage = { ...withTestCases(pageOf([flaky, broken]), [inBuild(flaky), inBuild(broken)]), status: 'failure' };
     page.gate = { ...page.gate!, blocked: false, wouldHaveBlocked: true };
     const h = runHeadline(page);
     expect(h).toMatchObject({ verdict: 'Flaky in the build', tone: 'bad', summary: '1 new test failed the build and passed in fresh JVMs: flaky' });
@@ -78,7 +78,7 @@ describe('the run headline', () => {
       ['CheckoutTest.expires', 'failed in the build and every one of 10 repetitions, each in a fresh JVM: broken'],
     ]);
     expect(h.tests[0]!.reproduceCommand).toContain('--tests');
-    const onlyBroken: RunPage = { ...page, testCases: [inBuild(broken)], gate: { ...page.gate!, wouldHaveBlocked: false, candidates: [broken] } };
+    const onlyBroken: RunPage = { ...withTestCases(page, [inBuild(broken)]), gate: { ...page.gate!, wouldHaveBlocked: false, candidates: [broken] } };
     expect(runHeadline(onlyBroken)).toMatchObject({ verdict: 'Broken in the build', summary: '1 new test failed the build and every repetition: broken' });
     // A new test that passed in the build but failed its repetitions, beside a broken one: flaky, named first, with its own line.
     const other = candidate(3, 'clears', [4]);

@@ -61,17 +61,19 @@ const themselves = (n: number): string => (n === 1 ? 'itself' : 'themselves');
 
 /** The headline of a run. */
 export function runHeadline(page: RunPage): RunHeadline {
-  const failedInBuild = page.testCases.filter((t) => t.status === 'failure' && !t.muted);
+  // The run's failed (unmuted) test cases: counted whole, named from the page's list of failures.
+  const failedInBuild = page.failedTestCases.filter((t) => !t.muted);
+  const failedCount = page.counts.failedUnmuted;
   const firstPassFailures = failedInBuild.slice(0, MAX_TESTS).map((t) => `${t.suite}.${t.name}`);
   const head = (h: Omit<RunHeadline, 'tests' | 'moreTests' | 'firstPassFailures'>, named: GateCandidate[] = []): RunHeadline => {
-    const notes = page.status === 'failure' && page.gate?.outcome !== 'skipped' ? [...h.notes, `The build itself failed: ${failedWords(failedInBuild.length)} in its first pass (Failures, below).`] : h.notes;
+    const notes = page.status === 'failure' && page.gate?.outcome !== 'skipped' ? [...h.notes, `The build itself failed: ${failedWords(failedCount)} in its first pass (Failures, below).`] : h.notes;
     return { ...h, notes, tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, page.gate?.mode ?? '')), moreTests: Math.max(0, named.length - MAX_TESTS), firstPassFailures };
   };
   const g = page.gate;
   if (g === null) {
     return page.status === 'failure'
-      ? head({ verdict: 'Failed', tone: 'bad', summary: `${failedWords(failedInBuild.length)} in the build`, notes: ['The stress gate did not run on this run (no verdict uploaded).'] })
-      : head({ verdict: 'Passed', tone: 'ok', summary: `all ${plural(page.testCases.length, 'test')} passed in the build`, notes: ['The stress gate did not run on this run (no verdict uploaded).'] });
+      ? head({ verdict: 'Failed', tone: 'bad', summary: `${failedWords(failedCount)} in the build`, notes: ['The stress gate did not run on this run (no verdict uploaded).'] })
+      : head({ verdict: 'Passed', tone: 'ok', summary: `all ${plural(page.counts.testCases, 'test')} passed in the build`, notes: ['The stress gate did not run on this run (no verdict uploaded).'] });
   }
   const failing = g.candidates.filter((c) => c.outcome === 'failed');
   const blocking = failing.filter((c) => !c.muted);
@@ -128,7 +130,7 @@ export function runHeadline(page: RunPage): RunHeadline {
       return head({ verdict: 'Guard fired', tone: 'info', summary: `the ${guard} guard stopped the gate, so nothing was stressed`, notes: g.guard ? [g.guard.reason] : [] });
     }
     case 'skipped':
-      return head({ verdict: 'Skipped', tone: 'muted', summary: page.status === 'failure' ? 'the first pass failed, so no new test was stressed' : 'no new test was stressed', notes: page.status === 'failure' ? [`${failedWords(failedInBuild.length)} in the build (Failures, below); the build's failure stands.`] : [] });
+      return head({ verdict: 'Skipped', tone: 'muted', summary: page.status === 'failure' ? 'the first pass failed, so no new test was stressed' : 'no new test was stressed', notes: page.status === 'failure' ? [`${failedWords(failedCount)} in the build (Failures, below); the build's failure stands.`] : [] });
     case 'gate_error':
       return head({ verdict: 'Gate error', tone: 'warn', summary: "the gate could not finish; the build's result stands", notes: ["This is the gate's own trouble, not your tests': nothing is counted as passed and nothing blocked."] });
     case 'cancelled':

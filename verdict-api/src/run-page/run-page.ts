@@ -2,11 +2,13 @@
 // section, labelled as caught by the stress gate, beside organic flakiness, and the gate's
 // verdict on the run. (Consumers that attribute flakiness across runs read only 'organic'.)
 import type { Project } from '../accounts/projects.js';
-import { VerdictApiError } from '../errors/errors.js';
+import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { ruledOutFailureRate } from '../contract.js';
 import { invocationMethods } from './invocation-methods.js';
+import { idSet } from '../presence/presence.js';
+import { FairSlots } from '../limits/fair-slots.js';
 import { type CandidateEvidence, NO_EVIDENCE, readEvidence } from './read-evidence.js';
 
 export interface RunPage {
@@ -20,7 +22,17 @@ export interface RunPage {
   durationMs: number;
   /** When the first shard started, 'YYYY-MM-DD hh:mm:ss' UTC. */
   startedAt: string;
-  testCases: { testCaseId: string; module: string; suite: string; name: string; status: string; durationMs: number; isNew: boolean; muted: boolean }[];
+  /** The run's test cases counted by outcome: all of them, whatever the lists below hold. */
+  counts: { testCases: number; passed: number; failed: number; failedUnmuted: number; skipped: number; new: number };
+  /** The failed test cases by name, at most RUN_PAGE_FAILED (counts.failed says how many there are). */
+  failedTestCases: TestCaseRow[];
+  /**
+   * One page of the run's test cases, at most `limit` (RUN_PAGE_TEST_CASES by default), in the
+   * order they are stored (shard, then id): a run of 100,000 test cases is read a page at a time.
+   */
+  testCases: TestCaseRow[];
+  /** The `after` of the next page of test cases; null on the last. */
+  nextTestCases: string | null;
   /**
    * Tests that disagreed with themselves in this run. A timing-sensitive gate candidate is one too:
    * its `failed` of `repetitions` are its side-by-side ones, and `timingSensitive` says how it did alone.
@@ -45,6 +57,43 @@ export interface RunPage {
     /** How strong the clean stress results are (null when no candidate passed its repetitions). */
     detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
+}
+
+/** A test case of the run as its first pass ran it. */
+export interface TestCaseRow {
+  testCaseId: string;
+  module: string;
+  suite: string;
+  name: string;
+  status: string;
+  durationMs: number;
+  isNew: boolean;
+  muted: boolean;
+}
+
+/** Test cases on a page of the run, by default and at most. */
+export const RUN_PAGE_TEST_CASES = 500;
+export const MAX_RUN_PAGE_TEST_CASES = 5_000;
+/** Failed test cases listed (the rest counted). */
+export const RUN_PAGE_FAILED = 200;
+/** Organic flaky findings listed (the rest counted in the log): a run whose every test disagreed is not read whole. */
+export const RUN_PAGE_FLAKY = 1_000;
+
+/** Which page of test cases to read: after the cursor of the previous one, at most `limit`. */
+export interface TestCasePage {
+  after?: string | undefined;
+  limit?: number | undefined;
+}
+
+const CURSOR = /^(\d{1,9}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** Checks a page request's `after` and `limit` (a 400 naming the field). */
+export function testCasePage(after: string | undefined, limit: string | undefined): TestCasePage {
+  if (after !== undefined && !CURSOR.test(after)) throw new BadRequestError('after: must be the nextTestCases of a previous page', 'after');
+  if (limit === undefined) return { after };
+  const n = Number(limit);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_PAGE_TEST_CASES) throw new BadRequestError(`limit: must be an integer from 1 to ${MAX_RUN_PAGE_TEST_CASES}`, 'limit');
+  return { after, limit: n };
 }
 
 /** One test of the flaky section. */
@@ -76,21 +125,68 @@ export interface GateCandidate extends CandidateEvidence {
   repetitions: { repetition: number; status: string; durationMs: number }[];
 }
 
-export async function runPage(db: Database, project: Project, runId: string): Promise<RunPage> {
+/**
+ * One run as its page shows it. Its memory does not grow with the run: the test cases are counted,
+ * and read a page at a time (`page`); the failed ones and the organic flaky findings are listed up
+ * to a bound; the gate's candidates are bounded by the project's candidate cap.
+ */
+export async function runPage(db: Database, project: Project, runId: string, page: TestCasePage = {}): Promise<RunPage> {
+  let slots = readers.get(db);
+  if (!slots) readers.set(db, (slots = new FairSlots(RUN_PAGE_READS, RUN_PAGE_READS_PER_ACCOUNT)));
+  await slots.acquire(project.accountId);
+  try {
+    return await readRunPage(db, project, runId, page);
+  } finally {
+    slots.release(project.accountId);
+  }
+}
+
+/**
+ * Run pages read at once, and for one account: a run page's reads are the heaviest a caller can
+ * ask for (counting a run of 100,000 test cases), so one tenant opening its largest run ten times
+ * takes two places, and other tenants' pages and verdicts keep theirs.
+ */
+const RUN_PAGE_READS = 4;
+const RUN_PAGE_READS_PER_ACCOUNT = 2;
+const readers = new WeakMap<Database, FairSlots>();
+
+async function readRunPage(db: Database, project: Project, runId: string, page: TestCasePage): Promise<RunPage> {
   const scope = sql`project_id = ${uuid(project.projectId)} AND run_id = ${runId}`;
   const runs = await db.engine.query<Record<string, unknown>>(sql`
     SELECT git_branch, git_commit, is_ci, status, shard_index, duration_ms, toString(started_at) AS started FROM ${db.t('test_runs')} FINAL WHERE ${scope} ORDER BY shard_index`);
   if (runs.length === 0) throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`, 'runId');
-  const cases = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT toString(test_case_id) AS id, module, suite, name, status, duration_ms, is_new, muted
-    FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
-  const reps = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT toString(test_case_id) AS id, source, countIf(status = 'failure') AS failed, count() AS total
-    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} GROUP BY id, source`);
+  const limit = page.limit ?? RUN_PAGE_TEST_CASES;
+  const cursor = page.after === undefined ? null : CURSOR.exec(page.after);
+  const after = cursor ? sql` AND (shard_index, test_case_id) > (${Number(cursor[1])}, ${uuid(cursor[2]!)})` : sql``;
+  const columns = sql`toString(test_case_id) AS id, shard_index, module, suite, name, status, duration_ms, is_new, muted`;
+  const [countRows, cases, failedCases] = await Promise.all([
+    db.engine.query<Record<string, unknown>>(sql`
+      SELECT count() AS total, countIf(status = 'success') AS passed, countIf(status = 'failure') AS failed, countIf(status = 'failure' AND muted = 0) AS failed_unmuted,
+             countIf(status = 'skipped') AS skipped, countIf(is_new = 1) AS fresh
+      FROM ${db.t('test_case_runs')} FINAL WHERE ${scope}`),
+    db.engine.query<Record<string, unknown>>(sql`
+      SELECT ${columns} FROM ${db.t('test_case_runs')} FINAL WHERE ${scope}${after} ORDER BY shard_index, test_case_id LIMIT ${limit + 1}`),
+    db.engine.query<Record<string, unknown>>(sql`
+      SELECT ${columns} FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} AND status = 'failure' ORDER BY module, suite, name LIMIT ${RUN_PAGE_FAILED}`),
+  ]);
+  const stressReps = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
+    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'stress' GROUP BY id, source`);
+  // Organic repetitions that disagreed: grouped in ClickHouse, and only those come back.
+  const organicReps = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
+    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'organic' GROUP BY id, source
+    HAVING failed > 0 AND failed < total ORDER BY id LIMIT ${RUN_PAGE_FLAKY}`);
+  // (No alias is named after a column: ClickHouse would read the alias in WHERE.)
+  const reps: Record<string, unknown>[] = [...stressReps, ...organicReps].map((r) => ({ ...r, source: r['kind'] }));
   const gates = await db.engine.query<Record<string, unknown>>(sql`
     SELECT * FROM ${db.t('gate_verdicts')} FINAL WHERE ${scope} ORDER BY shard_index`);
+  // The names of the organic findings (at most RUN_PAGE_FLAKY); the gate's come with its candidates.
+  const organicIds = organicReps.map((r) => String(r['id']));
+  const named = organicIds.length === 0 ? [] : await db.engine.query<Record<string, unknown>>(sql`
+    SELECT DISTINCT toString(test_case_id) AS id, module, suite, name FROM ${db.t('test_case_runs')} WHERE ${scope} AND toString(test_case_id) IN ${idSet(organicIds)}`);
 
-  const byId = new Map(cases.map((c) => [c['id'] as string, c]));
+  const byId = new Map(named.map((c) => [c['id'] as string, c]));
   const candidates = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, module, suite, name, muted, toString(outcome) AS result FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
   const strips = await db.engine.query<Record<string, unknown>>(sql`
@@ -148,16 +244,17 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
     shards: runs.length,
     durationMs: Math.max(...runs.map((r) => num(r['duration_ms']))),
     startedAt: String(first['started']),
-    testCases: cases.map((c) => ({
-      testCaseId: String(c['id']),
-      module: String(c['module']),
-      suite: String(c['suite']),
-      name: String(c['name']),
-      status: String(c['status']),
-      durationMs: num(c['duration_ms']),
-      isNew: num(c['is_new']) === 1,
-      muted: num(c['muted']) === 1,
-    })),
+    counts: {
+      testCases: num(countRows[0]?.['total'] ?? 0),
+      passed: num(countRows[0]?.['passed'] ?? 0),
+      failed: num(countRows[0]?.['failed'] ?? 0),
+      failedUnmuted: num(countRows[0]?.['failed_unmuted'] ?? 0),
+      skipped: num(countRows[0]?.['skipped'] ?? 0),
+      new: num(countRows[0]?.['fresh'] ?? 0),
+    },
+    failedTestCases: failedCases.map(testCaseRow),
+    testCases: cases.slice(0, limit).map(testCaseRow),
+    nextTestCases: cases.length > limit ? `${num(cases[limit - 1]!['shard_index'])}:${String(cases[limit - 1]!['id'])}` : null,
     flaky,
     gate:
       gates.length === 0
@@ -169,6 +266,19 @@ export async function runPage(db: Database, project: Project, runId: string): Pr
             stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['wall_clock_ms']), 0) : null,
             candidates: gateCandidates,
           },
+  };
+}
+
+function testCaseRow(c: Record<string, unknown>): TestCaseRow {
+  return {
+    testCaseId: String(c['id']),
+    module: String(c['module']),
+    suite: String(c['suite']),
+    name: String(c['name']),
+    status: String(c['status']),
+    durationMs: num(c['duration_ms']),
+    isNew: num(c['is_new']) === 1,
+    muted: num(c['muted']) === 1,
   };
 }
 

@@ -1,11 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import MarkdownIt from 'markdown-it';
 import type { RepetitionFailure } from '../contract.js';
-import type { GateCandidate, RunPage } from '../run-page/run-page.js';
+import type { GateCandidate, RunPage, TestCaseRow } from '../run-page/run-page.js';
+import { testCasesOf } from '../../test/support/stress-findings.js';
 import { excerpt, groupedLine } from './failure-evidence.js';
 import { renderRunReport } from './render-markdown.js';
 
+const CASES: TestCaseRow[] = [
+  { testCaseId: 'tc-1', module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', status: 'success', durationMs: 4, isNew: true, muted: false },
+  { testCaseId: 'tc-2', module: ':app', suite: 'com.shop.CartTest', name: 'retried', status: 'success', durationMs: 4, isNew: false, muted: false },
+  { testCaseId: 'tc-3', module: ':app', suite: 'com.shop.CartTest', name: 'broken|pipe', status: 'failure', durationMs: 4, isNew: false, muted: true },
+];
+/** A run page; `over.testCases` are all of the run's test cases (counted and listed as runPage would). */
 const page = (over: Partial<RunPage> = {}): RunPage => ({
+  ...testCasesOf(over.testCases ?? CASES),
   runId: 'run-1',
   branch: 'feature/checkout',
   commit: '0123456789abcdef0123',
@@ -14,17 +22,13 @@ const page = (over: Partial<RunPage> = {}): RunPage => ({
   shards: 1,
   durationMs: 1000,
   startedAt: '2026-12-01 10:00:00',
-  testCases: [
-    { testCaseId: 'tc-1', module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', status: 'success', durationMs: 4, isNew: true, muted: false },
-    { testCaseId: 'tc-2', module: ':app', suite: 'com.shop.CartTest', name: 'retried', status: 'success', durationMs: 4, isNew: false, muted: false },
-    { testCaseId: 'tc-3', module: ':app', suite: 'com.shop.CartTest', name: 'broken|pipe', status: 'failure', durationMs: 4, isNew: false, muted: true },
-  ],
   flaky: [
     { module: ':app', suite: 'com.shop.CartTest', name: 'retried', caughtBy: 'organic', failed: 1, repetitions: 2 },
     { module: ':app', suite: 'com.shop.CheckoutTest', name: 'appliesDiscount', caughtBy: 'stress_gate', failed: 3, repetitions: 10 },
   ],
   gate: { mode: 'report', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: false, wouldHaveBlocked: true, shards: 1, stressPassMs: null, candidates: [], detection: null },
   ...over,
+  ...(over.testCases ? testCasesOf(over.testCases) : {}),
 });
 
 describe('renderRunReport', () => {

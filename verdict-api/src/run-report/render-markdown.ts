@@ -16,17 +16,17 @@ const STRESS_GATE = 'stress gate: new test, deliberately repeated in fresh JVMs'
 /** Renders the report of one run. Pure. */
 export function renderRunReport(page: RunPage): string {
   const cell = (s: string) => code(s, { in: 'table' });
-  const count = (status: string) => page.testCases.filter((t) => t.status === status).length;
-  const fresh = page.testCases.filter((t) => t.isNew).length;
+  const n = page.counts;
   const lines = [
     `## Test run ${code(page.runId)} on ${code(page.branch)}${page.commit ? ` (${code(page.commit.slice(0, 12))})` : ''}`,
     '',
-    `${page.testCases.length} ${page.testCases.length === 1 ? 'test case' : 'test cases'}: ${count('success')} passed, ${count('failure')} failed, ${count('skipped')} skipped${fresh ? `, ${fresh} new` : ''}.`,
+    `${n.testCases} ${n.testCases === 1 ? 'test case' : 'test cases'}: ${n.passed} passed, ${n.failed} failed, ${n.skipped} skipped${n.new ? `, ${n.new} new` : ''}.`,
   ];
-  const failed = page.testCases.filter((t) => t.status === 'failure');
+  const failed = page.failedTestCases;
   if (failed.length > 0) {
     lines.push('', '### Failed tests', '', '| Test | Module |', '| --- | --- |');
     for (const t of failed) lines.push(`| ${cell(`${t.suite}.${t.name}`)}${t.muted ? ' (muted)' : ''} | ${cell(t.module)} |`);
+    if (n.failed > failed.length) lines.push('', `The first ${failed.length} by name; ${n.failed - failed.length} more failed (the run page lists every test case).`);
   }
   if (page.flaky.length > 0) {
     lines.push('', '### Flaky tests', '', '| Test | Module | Disagreed | Found by |', '| --- | --- | --- | --- |');

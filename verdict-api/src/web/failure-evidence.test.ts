@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_STRESS_PARAMETERS } from '../contract.js';
 import type { GateCandidate, RunPage } from '../run-page/run-page.js';
 import { RunPageView } from './run-page.js';
+import { testCasesOf } from '../../test/support/stress-findings.js';
 
 const ID = '00000000-0000-4000-8000-0000000000aa';
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> </details><details open><summary>fake</summary> <!-- swallow --> " onmouseover="alert(3) \' & &amp; @octocat [x](https://evil.example)';
@@ -28,11 +29,11 @@ const candidate = (over: Partial<GateCandidate> = {}): GateCandidate => ({
   ...over,
 });
 const page = (c: GateCandidate): RunPage => ({
-  runId: 'r1', branch: 'feature/x', commit: 'c0ffee', isCi: true, status: 'success', shards: 1, durationMs: 1000, startedAt: '2026-12-01 10:00:00', testCases: [],
+  runId: 'r1', branch: 'feature/x', commit: 'c0ffee', isCi: true, status: 'success', shards: 1, durationMs: 1000, startedAt: '2026-12-01 10:00:00', ...testCasesOf([]),
   flaky: [{ module: c.module, suite: c.suite, name: c.name, caughtBy: 'stress_gate', failed: 3, repetitions: 10 }],
   gate: { mode: 'enforce', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: true, wouldHaveBlocked: true, shards: 1, stressPassMs: 2000, detection: null, candidates: [c] },
 });
-const render = (c: GateCandidate) => String(RunPageView({ frame: { title: 'Run r1', project: 'demo', account: 'a', csrf: 'x' }, page: page(c), stress: DEFAULT_STRESS_PARAMETERS }));
+const render = (c: GateCandidate) => String(RunPageView({ frame: { title: 'Run r1', project: 'demo', account: 'a', csrf: 'x' }, page: page(c), stress: DEFAULT_STRESS_PARAMETERS, first: true }));
 const strip = (html: string) => html.slice(html.indexOf('<ol class="strip"'), html.indexOf('</ol>', html.indexOf('<ol class="strip"')) + 5);
 
 describe('the run page: why a candidate failed', () => {

@@ -4,7 +4,7 @@ import type { RunPage } from '../run-page/run-page.js';
 import { id, invocations, pageOf, timingSensitive } from '../../test/support/stress-findings.js';
 import { RunPageView } from './run-page.js';
 
-const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, stress: DEFAULT_STRESS_PARAMETERS }));
+const render = (page: RunPage) => String(RunPageView({ frame: { title: 'Run mr-1', project: 'demo', account: 'a', csrf: 'x' }, page, stress: DEFAULT_STRESS_PARAMETERS, first: true }));
 /** The part of the page from `start` to the end of the element that starts there. */
 const section = (html: string, heading: string) => html.slice(html.indexOf(heading), html.indexOf('</section>', html.indexOf(heading)));
 const gateTable = (html: string) => section(html, 'id="gate"');

@@ -18,10 +18,11 @@ import { RunHeadlineView } from './run-page-headline.js';
 const GUARD_WORDS: Record<string, string> = { premise: 'premise', bulk_change: 'bulk change', candidate_cap: 'candidate cap', ceiling: 'wall-clock ceiling' };
 
 /** The run page. */
-export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPage; stress: StressParameters }) {
+export function RunPageView({ frame, page, stress, first }: { frame: Frame; page: RunPage; stress: StressParameters; first: boolean }) {
   const base = `/projects/${encodeURIComponent(frame.project!)}`;
-  const failed = page.testCases.filter((t) => t.status === 'failure');
-  const newCount = page.testCases.filter((t) => t.isNew).length;
+  const failed = page.failedTestCases;
+  const { counts } = page;
+  const here = `${base}/runs/${encodeURIComponent(page.runId)}`;
   const testLink = (id: string) => `${base}/test-cases/${id}`;
   const link = (id: string, label: string) => <a href={testLink(id)}>{label}</a>;
   const stressed = new Map((page.gate?.candidates ?? []).map((c) => [c.testCaseId, c]));
@@ -36,7 +37,7 @@ export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPa
         <dl class="facts">
           <dt>Branch</dt><dd>{page.branch}</dd>
           <dt>Commit</dt><dd><code>{page.commit || '—'}</code></dd>
-          <dt>First pass (the build)</dt><dd>{page.status === 'success' ? `passed: none of its ${page.testCases.length} test cases failed` : `failed: ${failed.length} of its ${page.testCases.length} test cases failed`}</dd>
+          <dt>First pass (the build)</dt><dd>{page.status === 'success' ? `passed: none of its ${counts.testCases} test cases failed` : `failed: ${counts.failed} of its ${counts.testCases} test cases failed`}</dd>
           <dt>Duration</dt><dd>{ms(page.durationMs)}</dd>
           <dt>Started (UTC)</dt><dd>{page.startedAt}</dd>
           <dt>Shards</dt><dd>{page.shards}</dd>
@@ -50,13 +51,14 @@ export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPa
       </section>
 
       <section aria-labelledby="failures">
-        <h2 id="failures">Failures ({failed.length})</h2>
+        <h2 id="failures">Failures ({counts.failed})</h2>
         {failed.length === 0 ? <p>No test failed in the build.</p> : (
           <table>
             <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">Quarantine</th></tr></thead>
             <tbody>{failed.map((t) => <tr><td data-label="Test">{link(t.testCaseId, `${t.suite}.${t.name}`)}</td><td data-label="Module"><code>{t.module}</code></td><td data-label="Quarantine">{t.muted ? <span class="badge muted">muted: failure masked</span> : '—'}</td></tr>)}</tbody>
           </table>
         )}
+        {counts.failed > failed.length && <p>The first {failed.length} by name; {counts.failed - failed.length} more failed (all of them in Test cases, below).</p>}
       </section>
 
       <section aria-labelledby="flaky">
@@ -70,7 +72,8 @@ export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPa
       </section>
 
       <section aria-labelledby="cases">
-        <h2 id="cases">Test cases ({page.testCases.length}, {newCount} new)</h2>
+        <h2 id="cases">Test cases ({counts.testCases}, {counts.new} new)</h2>
+        {(page.nextTestCases !== null || !first) && <p>{page.testCases.length} on this page, in the order they were stored.</p>}
         <table>
           <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">First pass</th><th scope="col">Stress gate</th><th scope="col" class="num">Duration</th><th scope="col">Badges</th></tr></thead>
           <tbody>
@@ -86,6 +89,11 @@ export function RunPageView({ frame, page, stress }: { frame: Frame; page: RunPa
             ))}
           </tbody>
         </table>
+        {(page.nextTestCases !== null || !first) && (
+          <p class="pages">
+            {!first && <a href={`${here}#cases`}>First page</a>} {page.nextTestCases !== null && <a href={`${here}?after=${encodeURIComponent(page.nextTestCases)}#cases`}>Next {page.testCases.length} test cases</a>}
+          </p>
+        )}
       </section>
     </Layout>
   );

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { RunId } from '../contract.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { listRuns } from '../run-page/list-runs.js';
-import { runPage } from '../run-page/run-page.js';
+import { runPage, testCasePage } from '../run-page/run-page.js';
 import { frame, html, notFound, projectOf } from './respond.js';
 import { RunPageView } from './run-page.js';
 import { RunsPage } from './runs-page.js';
@@ -24,10 +24,12 @@ export function runsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
     const runId = c.req.param('runId');
     if (!v.is(RunId, runId)) return notFound(c, 'No such run.');
     try {
-      const page = await runPage(db, p.project, runId);
-      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} stress={p.project.stress} />);
+      const after = c.req.query('after');
+      const page = await runPage(db, p.project, runId, testCasePage(after, undefined));
+      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} stress={p.project.stress} first={after === undefined} />);
     } catch (e) {
       if (e instanceof VerdictApiError && e.code === 'NOT_FOUND') return notFound(c, 'No such run in this project.');
+      if (e instanceof VerdictApiError && e.field === 'after') return notFound(c, 'No such page of this run.');
       throw e;
     }
   });

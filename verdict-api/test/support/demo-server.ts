@@ -15,6 +15,8 @@ export interface DemoServer {
   admin: string;
   /** The server process's id (the body attack tests read its memory from /proc). */
   pid: number;
+  /** Every key of the env file the demo wrote (with several `projects`, each one's STRESS_GATE_DEMO_<HANDLE>_… keys). */
+  vars: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,10 @@ export interface DemoServer {
  * Starts `verdict-api demo`; `env` is added to the child's environment. `descriptors` sets the
  * process's open-file limit (soft and hard, through prlimit, which execs: the pid is the server's).
  */
-export async function startDemoServer(env: Record<string, string> = {}, options: { descriptors?: number } = {}): Promise<DemoServer> {
+export async function startDemoServer(env: Record<string, string> = {}, options: { descriptors?: number; projects?: string[] } = {}): Promise<DemoServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'stress-gate-dashboard-'));
   const envFile = path.join(dir, 'api.env');
-  const command = [process.execPath, BIN, 'demo', '--write-env', envFile];
+  const command = [process.execPath, BIN, 'demo', '--write-env', envFile, ...(options.projects ?? []).flatMap((h) => ['--project', h])];
   if (options.descriptors !== undefined) command.unshift('prlimit', `--nofile=${options.descriptors}:${options.descriptors}`, '--');
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, ...env, VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: path.join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
@@ -48,6 +50,7 @@ export async function startDemoServer(env: Record<string, string> = {}, options:
     token: vars['STRESS_GATE_TOKEN']!,
     admin: vars['STRESS_GATE_ADMIN_TOKEN']!,
     pid: child.pid!,
+    vars,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -3,7 +3,7 @@
 // runPage builds them (the method from the names, the flaky section from the strips).
 import type { RepetitionFailure } from '../../src/contract.js';
 import { invocationMethods } from '../../src/run-page/invocation-methods.js';
-import type { FlakyFinding, GateCandidate, RunPage } from '../../src/run-page/run-page.js';
+import type { FlakyFinding, GateCandidate, RunPage, TestCaseRow } from '../../src/run-page/run-page.js';
 
 export const SUITE = 'com.shop.CheckoutTest';
 export const id = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
@@ -45,6 +45,27 @@ export function timingSensitive(i: number, name: string, outcome: 'passed' | 'fa
   });
 }
 
+/** A run page's test-case fields for a run whose test cases are all of `rows` (one page). */
+export function testCasesOf(rows: TestCaseRow[]): Pick<RunPage, 'counts' | 'failedTestCases' | 'testCases' | 'nextTestCases'> {
+  const failed = rows.filter((t) => t.status === 'failure');
+  return {
+    counts: {
+      testCases: rows.length,
+      passed: rows.filter((t) => t.status === 'success').length,
+      failed: failed.length,
+      failedUnmuted: failed.filter((t) => !t.muted).length,
+      skipped: rows.filter((t) => t.status === 'skipped').length,
+      new: rows.filter((t) => t.isNew).length,
+    },
+    failedTestCases: failed,
+    testCases: rows,
+    nextTestCases: null,
+  };
+}
+
+/** `page` with `rows` as all of its test cases. */
+export const withTestCases = (page: RunPage, rows: TestCaseRow[]): RunPage => ({ ...page, ...testCasesOf(rows) });
+
 /** The run page of a gate on `candidates`, as runPage reads it back. */
 export function pageOf(candidates: GateCandidate[], mode: 'report' | 'enforce' = 'enforce'): RunPage {
   invocationMethods(candidates).forEach((m, i) => (candidates[i]!.method = m));
@@ -58,7 +79,7 @@ export function pageOf(candidates: GateCandidate[], mode: 'report' | 'enforce' =
   const blocking = candidates.some((c) => c.outcome === 'failed' && !c.muted);
   return {
     runId: 'mr-1', branch: 'feature/adds', commit: '0123456789abcdef', isCi: true, status: 'success', shards: 1, durationMs: 1000, startedAt: '2026-12-01 10:00:00',
-    testCases: [],
+    ...testCasesOf([]),
     flaky,
     gate: {
       mode, outcome: blocking ? 'failed' : 'passed', candidatesExamined: candidates.length, stressed: candidates.length, excluded: 0, notStressed: 0, guard: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FairSlots } from './webhook-dispatcher.js';
+import { FairSlots } from './fair-slots.js';
 
 describe('FairSlots', () => {
   it('gives one tenant at most its share, and a freed place to the tenant whose turn it is', async () => {
