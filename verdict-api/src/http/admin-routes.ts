@@ -11,9 +11,8 @@ import type { Database } from '../storage/database.js';
 import { parseBody } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
 import type { BodyCaps } from '../limits/body-caps.js';
-import { type GuessGuard, identify } from './auth.js';
+import { guessGuard, identify } from './auth.js';
 import type { GuessLimiter } from '../limits/guess-limit.js';
-import { clientAddress } from '../limits/read-body.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
@@ -27,13 +26,9 @@ const ProjectCreate = v.object({
 
 /** Adds /api/v1/admin/accounts… (operator) and /api/v1/accounts/:accountId/projects (admin or operator). */
 export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps, guesses: GuessLimiter): void {
-  const guardOf = (c: Context): GuessGuard | undefined => {
-    const address = clientAddress(c);
-    return address === null ? undefined : { limiter: guesses, key: address };
-  };
   const operator = async (c: Context) => {
     await ready();
-    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guardOf(c));
+    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guessGuard(c, guesses));
     if (caller.kind !== 'operator') throw new VerdictApiError('FORBIDDEN', 'account administration needs the operator credential (STRESS_GATE_OPERATOR_TOKEN)', 'Authorization');
   };
   const account = async (id: string) => {
@@ -71,7 +66,7 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
   // The account's own admin credential, or the operator: the same 403 for any other account.
   const accountCaller = async (c: Context, id: string) => {
     await ready();
-    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guardOf(c));
+    const caller = await identify(db, c.req.header('Authorization'), operatorToken, guessGuard(c, guesses));
     const accountId = uuidParam(id, 'accountId');
     if (caller.kind === 'operator' || (caller.kind === 'admin' && caller.accountId === accountId)) return accountId;
     throw new VerdictApiError('FORBIDDEN', `this credential does not administer account ${accountId}`, 'Authorization');

@@ -11,7 +11,9 @@ import { type Caller, type Principal, principalFor } from '../accounts/principal
 import { tokenGrant } from '../accounts/tokens.js';
 import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
 import { VerdictApiError } from '../errors/errors.js';
+import type { Context } from 'hono';
 import type { GuessLimiter } from '../limits/guess-limit.js';
+import { clientAddress } from '../limits/read-body.js';
 import type { Database } from '../storage/database.js';
 
 /** The bearer value of an Authorization header; 401 when missing or malformed. */
@@ -33,6 +35,12 @@ export function isOperator(value: string, operatorToken: string | undefined): bo
 export interface GuessGuard {
   limiter: GuessLimiter;
   key: string;
+}
+
+/** The guard of a request from its client address; none without a socket (app.request in tests). */
+export function guessGuard(c: Context, limiter: GuessLimiter): GuessGuard | undefined {
+  const address = clientAddress(c);
+  return address === null ? undefined : { limiter, key: address };
 }
 
 /** Identifies the caller of a bearer credential; 401 when it is none of them, 429 (no lookup) when its address has failed too often. */

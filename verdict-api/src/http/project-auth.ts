@@ -5,10 +5,9 @@
 import type { Hono } from 'hono';
 import type { AccountRequests } from '../limits/account-rate.js';
 import type { GuessLimiter } from '../limits/guess-limit.js';
-import { clientAddress } from '../limits/read-body.js';
 import type { Database } from '../storage/database.js';
 import type { AppEnv } from './app-env.js';
-import { authenticate } from './auth.js';
+import { authenticate, guessGuard } from './auth.js';
 import { refuseViewerWrite } from './authorize.js';
 
 /** What authenticating a project route needs. */
@@ -27,9 +26,7 @@ export interface ProjectAuthDeps {
 export function projectAuth(api: Hono<AppEnv>, deps: ProjectAuthDeps): void {
   api.use('/:project/*', async (c, next) => {
     await deps.ready();
-    const address = clientAddress(c);
-    const guard = address === null ? undefined : { limiter: deps.guesses, key: address };
-    const principal = await authenticate(deps.db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken, guard);
+    const principal = await authenticate(deps.db, c.req.header('Authorization'), c.req.param('project'), deps.operatorToken, guessGuard(c, deps.guesses));
     if (principal.credential !== 'operator') deps.accountRequests?.take(principal.account.accountId);
     refuseViewerWrite(principal, c.req.method);
     c.set('principal', principal);

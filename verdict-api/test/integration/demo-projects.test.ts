@@ -3,57 +3,25 @@
 // running server with the admin credential (what scripts/demo.sh does per feature branch), and
 // `demo` alone still one project "demo" under the keys every caller reads.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { startDemoServer, type DemoServer } from '../support/demo-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
 const run = promisify(execFile);
 
-interface Demo {
-  vars: Record<string, string>;
-  stop(): Promise<void>;
-}
-
-const started: Demo[] = [];
+const started: DemoServer[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((d) => d.stop()));
 });
 
-async function startDemo(args: string[]): Promise<Demo> {
-  const dir = await mkdtemp(join(tmpdir(), 'stress-gate-demo-projects-'));
-  const envFile = join(dir, 'api.env');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo', ...args, '--write-env', envFile], {
-    env: { ...process.env, VERDICT_API_PORT: '0', STRESS_GATE_DATA_DIR: join(dir, 'chdb'), LOG_LEVEL: 'warn', CLICKHOUSE_URL: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-  const demo: Demo = { vars: {}, stop };
+async function startDemo(projects: string[]): Promise<DemoServer> {
+  const demo = await startDemoServer({}, { projects });
   started.push(demo);
-  const deadline = Date.now() + 60_000;
-  let text = '';
-  while (!text.includes('STRESS_GATE_DASHBOARD_URL=')) {
-    if (child.exitCode !== null) throw new Error(`verdict-api demo exited with ${child.exitCode}: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`verdict-api demo did not start within 60 s: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-    text = await readFile(envFile, 'utf8').catch(() => '');
-  }
-  // The file is written whole, but read it again once the last project's keys must be there.
-  await new Promise((r) => setTimeout(r, 50));
-  text = await readFile(envFile, 'utf8');
-  demo.vars = Object.fromEntries(text.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
   return demo;
 }
 
@@ -77,7 +45,7 @@ describe('verdict-api demo --project', () => {
   }, 90_000);
 
   it('serves a project per handle in one account, each with its own tokens, and mints merge-request tokens over the server', async () => {
-    const { vars } = await startDemo(['--project', 'demo-gradle', '--project', 'demo-maven']);
+    const { vars } = await startDemo(['demo-gradle', 'demo-maven']);
     const url = vars['STRESS_GATE_URL']!;
     const admin = vars['STRESS_GATE_ADMIN_TOKEN']!;
     expect(vars).toMatchObject({

@@ -37,7 +37,10 @@ export async function startDemoServer(env: Record<string, string> = {}, options:
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 60_000;
   let text = '';
-  while (!text.includes('STRESS_GATE_ADMIN_TOKEN=')) {
+  // Whole: the admin credential, the last line, and with several projects each one's keys.
+  const own = (options.projects ?? []).length > 1 ? options.projects! : [];
+  const whole = (t: string) => t.includes('STRESS_GATE_ADMIN_TOKEN=') && t.endsWith('\n') && own.every((h) => t.includes(`_PROJECT=${h}\n`));
+  while (!whole(text)) {
     if (child.exitCode !== null) throw new Error(`verdict-api demo exited with ${child.exitCode}: ${stderr}`);
     if (Date.now() > deadline) throw new Error(`verdict-api demo did not start within 60 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
