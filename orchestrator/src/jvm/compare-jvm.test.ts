@@ -5,6 +5,7 @@ import path from 'node:path';
 import { compareJvm } from './compare-jvm.js';
 import { jvmOfFork } from './fork-jvm.js';
 import type { ForkConfig, JvmFacts } from './runner-log.js';
+import { secretFingerprint } from './secret-name.js';
 
 // A class path entry that exists.
 const dir = await mkdtemp(path.join(os.tmpdir(), 'compare-jvm-'));
@@ -63,5 +64,13 @@ describe('what a repetition JVM did not reproduce of the build\'s', () => {
     expect(differs).toContain('environment variable AWS_SECRET_ACCESS_KEY: the build\'s set (13 characters, not shown), the repetition\'s set (11 characters, not shown)');
     expect(differs).toContain('environment variable DB_PASSWORD: the build\'s set (7 characters, not shown), the repetition\'s unset');
     expect(differs.join('\n')).not.toMatch(/wJalrXUtnFEMI|other-value|hunter2/);
+  });
+
+  it("compares a repetition's secrets by their fingerprints, as its runner writes them", async () => {
+    const secretExpected = { ...expected, observed: { ...fork, environment: { ...fork.environment, DB_PASSWORD: 'hunter2', API_TOKEN: 'same-token' } } };
+    const facts = { ...same, environment: { ...same.environment, SHOP_ENV: 'ci' }, secretEnvironment: { DB_PASSWORD: secretFingerprint('another'), API_TOKEN: secretFingerprint('same-token') } };
+    expect(await compareJvm(secretExpected, facts)).toEqual(['environment variable DB_PASSWORD: the build\'s set (7 characters, not shown), the repetition\'s set to another value (not shown)']);
+    const alike = { ...facts, secretEnvironment: { DB_PASSWORD: secretFingerprint('hunter2'), API_TOKEN: secretFingerprint('same-token') } };
+    expect(await compareJvm(secretExpected, alike)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { forkClassPath, forkJvmArgs } from './fork-jvm.js';
 import type { ForkConfig, JvmFacts } from './runner-log.js';
+import { SECRET_NAME, secretFingerprint } from './secret-name.js';
 import type { JvmSpec } from './stress-target.js';
 
 /** The JVM a repetition was meant to be: what the build ran, seen from inside when the gate could. */
@@ -28,8 +29,7 @@ const MAX_VALUE = 160;
 
 const show = (v: string | undefined): string => (v === undefined ? 'unset' : JSON.stringify(v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v));
 
-/** Names whose values are secrets: a difference is said, never its value (the CI log keeps it). */
-const SECRET_NAME = /TOKEN|SECRET|PASSW|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE|AUTH|SESSION|COOKIE|JWT/i;
+/** A secret's value is never said (the CI log keeps it): whether it is set, and its length when known. */
 const showSecret = (v: string | undefined): string => (v === undefined ? 'unset' : `set (${v.length} characters, not shown)`);
 
 /** The differences, in words; empty when the gate sees none. */
@@ -50,9 +50,18 @@ export async function compareJvm(expected: ExpectedJvm, facts: JvmFacts): Promis
     out.push(`system property ${k}: the build's ${show(v)}, the repetition's ${show(facts.systemProperties[k])}`);
   }
   const buildEnv = observed?.environment ?? Object.fromEntries(Object.entries(spec.environment).filter((e): e is [string, string] => e[1] !== null));
-  for (const k of [...new Set([...Object.keys(buildEnv), ...Object.keys(facts.environment)])].sort()) {
-    const shown = SECRET_NAME.test(k) ? showSecret : show;
-    if (buildEnv[k] !== facts.environment[k]) out.push(`environment variable ${k}: the build's ${shown(buildEnv[k])}, the repetition's ${shown(facts.environment[k])}`);
+  const secrets = facts.secretEnvironment ?? {};
+  for (const k of [...new Set([...Object.keys(buildEnv), ...Object.keys(facts.environment), ...Object.keys(secrets)])].sort()) {
+    if (!SECRET_NAME.test(k)) {
+      if (buildEnv[k] !== facts.environment[k]) out.push(`environment variable ${k}: the build's ${show(buildEnv[k])}, the repetition's ${show(facts.environment[k])}`);
+      continue;
+    }
+    // A repetition names a secret by its fingerprint (an older runner wrote the value).
+    const build = buildEnv[k];
+    const repetition = secrets[k] ?? (facts.environment[k] === undefined ? undefined : secretFingerprint(facts.environment[k]));
+    if ((build === undefined ? undefined : secretFingerprint(build)) === repetition) continue;
+    const repetitionShown = repetition === undefined ? 'unset' : facts.environment[k] !== undefined ? showSecret(facts.environment[k]) : 'set to another value (not shown)';
+    out.push(`environment variable ${k}: the build's ${showSecret(build)}, the repetition's ${repetitionShown}`);
   }
   return out.length > MAX_DIFFERENCES ? [...out.slice(0, MAX_DIFFERENCES), `and ${out.length - MAX_DIFFERENCES} more`] : out;
 }

@@ -69,7 +69,10 @@ export interface JvmFacts {
   classPath: string;
   inputArguments: string[];
   systemProperties: Record<string, string>;
+  /** The environment but its secret-looking variables (all of it, from an older runner). */
   environment: Record<string, string>;
+  /** Secret-looking variables (secret-name.ts) by the SHA-256 of their values, never the values. */
+  secretEnvironment?: Record<string, string>;
 }
 
 /** A selection the runner could not run, in its own words (`selector` null: nothing could run). */

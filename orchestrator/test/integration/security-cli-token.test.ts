@@ -2,11 +2,13 @@
 // token. Real Gradle and Maven builds, the real verdict API (embedded chDB) and, for a server named
 // in the repository's settings file, a loopback server that records what it is sent.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { main, realDeps } from '../../src/cli.js';
+import { secretFingerprint } from '../../src/jvm/secret-name.js';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
 import { mavenExample, MVN_ARGS, warmMaven } from '../support/maven-project.js';
@@ -52,6 +54,12 @@ afterAll(async () => {
   await rm(gradle, { recursive: true, force: true });
   await rm(maven, { recursive: true, force: true });
 });
+
+/** Every file under `dir`, recursively (none when it does not exist). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
 
 async function job(tool: 'gradle' | 'mvn', dir: string, args: string[], env: NodeJS.ProcessEnv) {
   // The fixture's flaky test counts its runs in this file: every job starts it afresh.
@@ -104,6 +112,15 @@ describe('the CLI and its token', () => {
     // A build that needs the job token (packages read with it) keeps it by name; nothing else comes back.
     const kept = await probe({ STRESS_GATE_BUILD_ENV_KEEP: 'CI_JOB_TOKEN' });
     expect([...new Set(kept)]).toEqual(['null,glcbt-the-job-token,null,null']);
+    // The repetitions' own logs stay in build/stress-gate (CI jobs archive the build folder): the
+    // kept token is named by its fingerprint there, and no file of the project holds its value
+    // (but the probe's own).
+    const holding = (await filesUnder(gradle)).filter((f) => !f.endsWith('env-probe.txt')).filter((f) => readFileSync(f).includes('glcbt-the-job-token'));
+    expect(holding).toEqual([]);
+    const jvmLines = (await filesUnder(path.join(gradle, 'build/stress-gate/repetitions'))).map((f) => readFileSync(f, 'utf8').split('\n')).flat().filter((l) => l.startsWith('{"event":"jvm"'));
+    process.stdout.write(`${jvmLines.length} repetition JVMs described themselves; the files that hold the kept token's value: ${holding.length}\n`);
+    expect(jvmLines.length).toBeGreaterThan(3);
+    for (const line of jvmLines) expect((JSON.parse(line) as { secretEnvironment: Record<string, string> }).secretEnvironment['CI_JOB_TOKEN']).toBe(secretFingerprint('glcbt-the-job-token'));
     await rm(path.join(gradle, PROBE), { force: true });
   }, 300_000);
 

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -87,6 +89,11 @@ final class RunnerJvm {
 
     /** Runs the runner on {@code classPath} with a request of {@code kind} and {@code lines} ("out" is added), in {@code dir}. */
     static Run run(Path dir, List<String> classPath, String kind, List<String> jvmArgs, String... lines) throws IOException, InterruptedException {
+        return run(dir, classPath, kind, jvmArgs, Collections.<String, String>emptyMap(), lines);
+    }
+
+    /** {@link #run} with {@code environment} added to this JVM's. */
+    static Run run(Path dir, List<String> classPath, String kind, List<String> jvmArgs, Map<String, String> environment, String... lines) throws IOException, InterruptedException {
         Path out = dir.resolve("results.jsonl");
         Path request = dir.resolve("request");
         List<String> requestLines = new ArrayList<>(Arrays.asList("kind " + kind, "out " + out));
@@ -97,7 +104,9 @@ final class RunnerJvm {
         command.addAll(jvmArgs);
         command.addAll(Arrays.asList("-cp", String.join(File.pathSeparator, classPath), "dev.stressgate.jvm.StressRunner", request.toString()));
         Path stderr = dir.resolve("stderr");
-        Process p = new ProcessBuilder(command).directory(dir.toFile())
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process p = builder.directory(dir.toFile())
             .redirectOutput(dir.resolve("stdout").toFile())
             .redirectError(stderr.toFile())
             .start();

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
@@ -33,6 +35,18 @@ class StressRunnerTest {
         assertEquals(System.getenv("PATH"), jvm.getAsJsonObject("environment").get("PATH").getAsString());
         assertEquals(Arrays.asList("jvm", "started", "finished"), Arrays.asList(
             run.lines.get(0).get("event").getAsString(), run.lines.get(1).get("event").getAsString(), run.lines.get(2).get("event").getAsString()));
+    }
+
+    @Test
+    void namesSecretLookingVariablesByTheirFingerprintNeverTheirValues(@TempDir Path dir) throws Exception {
+        RunnerJvm.Run run = RunnerJvm.run(dir, JUNIT4, "junit4", Collections.<String>emptyList(),
+            Collections.singletonMap("DB_PASSWORD", "hunter2"), "test fixtures.Junit4Sample\tpasses");
+        assertEquals(0, run.exitCode, run.toString());
+        JsonObject jvm = run.lines.get(0);
+        assertEquals("f52fbd32b2b3b86ff88ef6c490628285f482af15ddcb29541f94bcf526a3f6c7",
+            jvm.getAsJsonObject("secretEnvironment").get("DB_PASSWORD").getAsString(), "the SHA-256 of hunter2");
+        assertTrue(!jvm.getAsJsonObject("environment").has("DB_PASSWORD"), jvm.toString());
+        assertTrue(!new String(Files.readAllBytes(dir.resolve("results.jsonl")), StandardCharsets.UTF_8).contains("hunter2"));
     }
 
     @Test
