@@ -1,6 +1,7 @@
 // Serves the app on a real port.
 import type { Server } from 'node:http';
-import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
 import { parseAllowList } from './config/webhook-allow-list.js';
 import { systemClock } from './clock/clock.js';
@@ -8,7 +9,7 @@ import { createApp } from './http/app.js';
 import type { AccountRate } from './limits/account-rate.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
-import { type ConnectionLimits, connectionServerOptions, defaultConnectionLimits, limitConnections } from './limits/connection-limits.js';
+import { type ConnectionLimits, connectionServerOptions, defaultConnectionLimits, limitConnections, listenBacklog } from './limits/connection-limits.js';
 import { KNOWN_IDS_LIMIT } from './storage/read-cache.js';
 import { startSweeper } from './sweep/sweeper.js';
 import type { Logger } from './log/logger.js';
@@ -72,9 +73,16 @@ export async function startServer(db: Database, log: Logger, host: string, port:
   });
   const limits: ConnectionLimits = { ...defaultConnectionLimits(), ...options.connections };
   return new Promise((resolve) => {
-    const server: ServerType = serve({ fetch: app.fetch, hostname: host, port, serverOptions: connectionServerOptions(limits) }, (info) => {
+    const server: ServerType = createAdaptorServer({ fetch: app.fetch, serverOptions: connectionServerOptions(limits) });
+    limitConnections(server as Server, limits, log);
+    // The kernel's longest queue of connections not yet accepted: under a flood of new connections
+    // a short one (Node's 511) overflows, and a client whose handshake was dropped waits a second
+    // to try again (TCP's retransmission), however quick the server is.
+    const backlog = listenBacklog();
+    server.listen({ port, host, backlog }, () => {
+      const info = server.address() as AddressInfo;
       const url = `http://${host}:${info.port}`;
-      log.info({ url, engine: db.engine.kind, connections: limits }, 'listening');
+      log.info({ url, engine: db.engine.kind, connections: { ...limits, backlog } }, 'listening');
       resolve({
         url,
         port: info.port,
@@ -87,6 +95,5 @@ export async function startServer(db: Database, log: Logger, host: string, port:
         },
       });
     });
-    limitConnections(server as Server, limits, log);
   });
 }

@@ -29,11 +29,24 @@ export function descriptorLimit(limitsText: string | null = readProcLimits()): n
 }
 
 function readProcLimits(): string | null {
+  return readText('/proc/self/limits');
+}
+
+function readText(file: string): string | null {
   try {
-    return readFileSync('/proc/self/limits', 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+}
+
+/**
+ * The listen backlog: the kernel's cap on it (net.core.somaxconn, 4,096 on current Linux), at
+ * most 65,535; Node's 511 where the kernel does not say.
+ */
+export function listenBacklog(somaxconn: string | null = readText('/proc/sys/net/core/somaxconn')): number {
+  const value = Number(somaxconn?.trim());
+  return Number.isInteger(value) && value > 0 ? Math.min(value, 65_535) : 511;
 }
 
 /**
@@ -78,15 +91,24 @@ export function limitConnections(server: Server, limits: ConnectionLimits, log: 
     stats.refusedTotal++;
     report('total', data?.remoteAddress ?? 'unknown');
   });
-  server.on('connection', (socket: Socket) => {
+  // A connection over its address's cap is closed before Node's HTTP layer sees it (no parser,
+  // no timers): refusing must cost less than the flood costs to send, or the accept queue fills.
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'connection') return emit(event, ...args);
+    const socket = args[0] as Socket;
     const address = socket.remoteAddress ?? 'unknown';
-    const held = (perAddress.get(address) ?? 0) + 1;
-    if (held > limits.perAddress) {
+    if ((perAddress.get(address) ?? 0) >= limits.perAddress) {
       stats.refusedPerAddress++;
       report('per address', address);
       socket.destroy();
-      return;
+      return true;
     }
+    return emit(event, ...args);
+  }) as Server['emit'];
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const held = (perAddress.get(address) ?? 0) + 1;
     perAddress.set(address, held);
     stats.open++;
     socket.once('close', () => {

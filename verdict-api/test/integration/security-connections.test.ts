@@ -116,10 +116,10 @@ describe('a connection flood', () => {
     }
     expect(probes.length).toBeGreaterThanOrEqual(30);
     const shown = (list: typeof probes) => list.map((p) => `${p.kind} at ${(p.at / 1000).toFixed(1)} s: ${p.result.status} in ${p.result.ms.toFixed(0)} ms`);
-    // Every probe answered within 2 s; on this 2-core machine one round in a run (3 probes) can
-    // reach about 1.1 s while both floods accept and close at full speed (issue 37 asks 1 s throughout: not yet met).
-    expect(shown(probes.filter((p) => p.result.status !== 200 || p.result.ms >= 2_000))).toEqual([]);
-    expect(shown(probes.filter((p) => p.result.ms >= 1_000)).length).toBeLessThanOrEqual(3);
+    // Every probe answered within 1 s. (Before the listen backlog and the early refusal, about 1 run
+    // in 3 on this 2-core machine had a round of about 1.1 s: a handshake dropped by a full accept
+    // queue, retried by TCP a second later.)
+    expect(shown(probes.filter((p) => p.result.status !== 200 || p.result.ms >= 1_000))).toEqual([]);
     expect(maxDescriptors).toBeLessThan(DESCRIPTORS / 2);
   }, 240_000);
 
