@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { createWebhookDispatcher, type DispatcherOptions } from './alerts/webhook-dispatcher.js';
+import { sealPlainWebhookSecrets } from './alerts/webhooks-store.js';
 import { parseAllowList } from './config/webhook-allow-list.js';
 import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
@@ -43,7 +44,19 @@ export interface ServerOptions {
 
 export async function startServer(db: Database, log: Logger, host: string, port: number, options: ServerOptions = {}): Promise<RunningServer> {
   const ready = migrationGate(db, log);
-  await ready().catch((error: unknown) => log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request'));
+  const started = await ready().then(
+    () => true,
+    (error: unknown) => {
+      log.warn({ err: error }, 'ClickHouse not ready at start-up; retrying on each request');
+      return false;
+    },
+  );
+  if (started) {
+    await sealPlainWebhookSecrets(db).then(
+      (sealed) => sealed > 0 && log.info({ sealed }, 'webhook secrets stored in the clear are now sealed'),
+      (error: unknown) => log.warn({ err: error }, 'webhook secrets stored in the clear not sealed yet; tried again at the next start'),
+    );
+  }
   const webhookTargets = parseAllowList(options.webhookAllow);
   const notifier = createWebhookDispatcher({ ...options.webhooks, db, log, targets: webhookTargets });
   const sweeper = startSweeper({ db, log, notifier }, options.sweepIntervalMs ?? 300_000, systemClock);
@@ -82,7 +95,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     server.listen({ port, host, backlog }, () => {
       const info = server.address() as AddressInfo;
       const url = `http://${host}:${info.port}`;
-      log.info({ url, engine: db.engine.kind, connections: { ...limits, backlog } }, 'listening');
+      log.info({ url, engine: db.engine.kind, connections: { ...limits, backlog }, secretsKey: db.secrets.source }, 'listening');
       resolve({
         url,
         port: info.port,

@@ -110,6 +110,14 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     const body = JSON.stringify({ deliveryId, projectId: first.projectId, project: first.project, events });
     const types = [...new Set(events.map((e) => e.type))];
     const what = events.length === 1 ? first.type : `${types.join(',')} ×${events.length}`;
+    if (hook.secret === null) {
+      // Nothing is sent unsigned: the delivery log and the server's log say why.
+      const error = `not sent: the webhook's secret is ${hook.unreadable ?? 'unreadable'}`;
+      await logAttempt(options.db, first.projectId, { deliveryId, webhookId: hook.webhookId, event: what, testCaseId: first.testCase.testCaseId, attempt: 1, outcome: 'failed', statusCode: 0, error, willRetry: false }, clock());
+      log.error({ webhookId: hook.webhookId, deliveryId, error }, 'webhook delivery failed');
+      return;
+    }
+    const secret = hook.secret;
     for (let n = 1; n <= maxAttempts; n++) {
       const headers = {
         'Content-Type': 'application/json',
@@ -117,7 +125,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         'X-Stress-Gate-Event': types.join(','),
         'X-Stress-Gate-Events': String(events.length),
         'X-Stress-Gate-Delivery': deliveryId,
-        [SIGNATURE_HEADER]: signBody(hook.secret, body, nowSeconds()),
+        [SIGNATURE_HEADER]: signBody(secret, body, nowSeconds()),
       };
       await slots.acquire(tenant);
       let outcome: SendOutcome;

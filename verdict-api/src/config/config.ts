@@ -67,6 +67,13 @@ export const ConfigSchema = v.object({
   STRESS_GATE_MAX_CONNECTIONS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** Connections one client address holds at once (behind a proxy, all clients are its address: raise it). Default 256. */
   STRESS_GATE_MAX_CONNECTIONS_PER_ADDRESS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
+  /**
+   * The key webhook secrets are sealed with (64 hexadecimal characters): every API process over
+   * one database needs the same. Unset: the key in STRESS_GATE_SECRETS_KEY_FILE.
+   */
+  STRESS_GATE_SECRETS_KEY: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes), e.g. from: openssl rand -hex 32'))),
+  /** The key's file, created on first start when missing. Default: beside the data directory, `<STRESS_GATE_DATA_DIR>.secrets.key`. */
+  STRESS_GATE_SECRETS_KEY_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** pino level. Default info. */
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });

@@ -2,6 +2,7 @@
 import { leavesPresence } from './leaves-presence.js';
 import { ident, Sql } from '../sql/bind.js';
 import type { ClickHouseEngine } from './engine.js';
+import { ephemeralSecretBox, type SecretBox } from './secret-box.js';
 import { ReadCache, scopeKey } from './read-cache.js';
 import { type InsertRows, TsvRows } from './tab-separated.js';
 
@@ -49,6 +50,8 @@ export interface Database {
   t(table: TableName): Sql;
   /** Reads kept in this process (read-cache.ts); kept true by the engine this object wraps. */
   readonly cache: ReadCache;
+  /** Seals the secrets stored here that must be read back (webhook secrets; secret-box.ts). */
+  readonly secrets: SecretBox;
 }
 
 /** Tables whose rows decide who a caller is. */
@@ -61,9 +64,10 @@ const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence'])
  * write this process makes: a write to an authentication table drops the cached grants, a test
  * case run adds its identity to the cached presence of its scope (a failed one makes the scope's
  * absences unknown again: it may have half happened), and any other statement
- * (DDL, a mutation, INSERT … SELECT) empties the cache.
+ * (DDL, a mutation, INSERT … SELECT) empties the cache. `secrets`: the configured key (open.ts);
+ * by default one of this process only.
  */
-export function database(engine: ClickHouseEngine, name: string): Database {
+export function database(engine: ClickHouseEngine, name: string, secrets: SecretBox = ephemeralSecretBox()): Database {
   const db = ident(name);
   // chDB locks its data directory to one process, and within it the service opens one Database
   // (open.ts): its presence is written through here only, so a scope may be held whole.
@@ -104,7 +108,7 @@ export function database(engine: ClickHouseEngine, name: string): Database {
     ping: () => engine.ping(),
     close: () => engine.close(),
   };
-  return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache };
+  return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache, secrets };
 }
 
 /** Test case runs that leave presence (storage/leaves-presence.ts, migration 0010) are known in their scope. */

@@ -5,13 +5,15 @@ import type { Logger } from '../log/logger.js';
 import { type Database, database } from './database.js';
 import { openEmbeddedEngine } from './embedded-engine.js';
 import { migrate } from './migrate.js';
+import { defaultKeyFile, loadSecretBox } from './secret-box.js';
 import { openServerEngine } from './server-engine.js';
 
-export function openDatabase(config: Pick<Config, 'CLICKHOUSE_URL' | 'CLICKHOUSE_DATABASE' | 'STRESS_GATE_DATA_DIR'>): Database {
+export function openDatabase(config: Pick<Config, 'CLICKHOUSE_URL' | 'CLICKHOUSE_DATABASE' | 'STRESS_GATE_DATA_DIR' | 'STRESS_GATE_SECRETS_KEY' | 'STRESS_GATE_SECRETS_KEY_FILE'>): Database {
   const engine = config.CLICKHOUSE_URL
     ? openServerEngine({ url: config.CLICKHOUSE_URL })
     : openEmbeddedEngine(config.STRESS_GATE_DATA_DIR);
-  return database(engine, config.CLICKHOUSE_DATABASE);
+  const secrets = loadSecretBox({ key: config.STRESS_GATE_SECRETS_KEY, keyFile: config.STRESS_GATE_SECRETS_KEY_FILE ?? defaultKeyFile(config.STRESS_GATE_DATA_DIR) });
+  return database(engine, config.CLICKHOUSE_DATABASE, secrets);
 }
 
 /**

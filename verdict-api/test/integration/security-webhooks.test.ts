@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { verifySignature } from '../../src/alerts/sign.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
-import { formatDateTime } from '../../src/sql/bind.js';
+import { activeWebhooks } from '../../src/alerts/webhooks-store.js';
+import { formatDateTime, sql } from '../../src/sql/bind.js';
+import { database } from '../../src/storage/database.js';
+import { ephemeralSecretBox } from '../../src/storage/secret-box.js';
 import { nextVersion } from '../../src/storage/version.js';
 import { type ProjectHandle, run, seedProject } from '../support/api.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
@@ -143,5 +146,35 @@ describe.each(ENGINES)('webhooks on %s ClickHouse', (kind) => {
     const now = Math.floor(Date.now() / 1000);
     expect(verifyAt(SECRET, delivery.body, signature, now)).toBe(true);
     expect(verifyAt(SECRET, delivery.body, signature, now + 600)).toBe(false);
+  });
+
+  it("stores a webhook's secret sealed, seals one stored in the clear at the next start, and sends nothing unsigned from a server with another key", async () => {
+    // Every version of every row, merged or not: no secret in the clear.
+    const stored = async () => (await t.db.engine.query<{ secret: string }>(sql`SELECT secret FROM ${t.db.t('webhooks')}`)).map((r) => r.secret);
+    // The clear row the rebinding test wrote directly (as a webhook registered before sealing) is sealed at the next start.
+    expect((await stored()).some((x) => x === SECRET)).toBe(true);
+    const restarted = await startServer(t.db, silentLogger(), '127.0.0.1', 0);
+    await restarted.close();
+    const after = await stored();
+    process.stdout.write(`${kind}: ${after.length} stored webhook secrets after the restart, ${after.filter((x) => x.includes(SECRET)).length} in the clear\n`);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((x) => !x.startsWith('sgs1:'))).toEqual([]);
+    // The deliveries above were signed with the secret as registered (the replay test verified one).
+    expect((await activeWebhooks(t.db, q.projectId)).map((h) => h.secret)).toEqual([SECRET]);
+    // A server over the same database with another key: its deliveries are refused, loudly, never sent unsigned.
+    const otherKey = database(t.db.engine, t.db.name, ephemeralSecretBox());
+    const [hook] = await activeWebhooks(otherKey, q.projectId);
+    expect(hook).toMatchObject({ secret: null, unreadable: expect.stringContaining('sealed with another key') });
+    const other = await startServer(otherKey, silentLogger(), '127.0.0.1', 0, { webhookAllow: '127.0.0.1/32' } as ServerOptions);
+    try {
+      const before = receiver.requests.length;
+      expect((await call(other, q, 'POST', '/quarantine', { module: ':m', suite: 'S', name: 'other-key', state: 'muted', owner: 'o', reason: 'r' })).status).toBe(201);
+      const refused = async () => ((await call(other, q, 'GET', '/webhooks/deliveries?limit=5')).body!.deliveries as { error: string }[]).find((d) => d.error.startsWith('not sent:'));
+      expect(await waitFor(async () => (await refused()) !== undefined)).toBe(true);
+      expect((await refused())!.error).toContain("the webhook's secret is sealed with another key");
+      expect(receiver.requests.length).toBe(before);
+    } finally {
+      await other.close();
+    }
   });
 });
