@@ -100,7 +100,7 @@ function timed(db: Database, stages: Map<string, number[]>): Database {
     ping: () => e.ping(),
     close: () => e.close(),
   };
-  return { engine, name: db.name, t: db.t, cache: db.cache };
+  return { engine, name: db.name, t: db.t, cache: db.cache, secrets: db.secrets };
 }
 
 async function profile(b: Bench): Promise<void> {
