@@ -65,7 +65,7 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
   });
   api.get('/:project/runs/:runId', async (c) => {
     const runId = await readableRunId(c.get('principal'), c.req.param('runId'));
-    return c.json(await runPage(db, c.get('principal').project, runId, testCasePage(c.req.query('after'), c.req.query('limit'))));
+    return c.json(await runPage(db, c.get('principal').project, runId, testCasePage(c.req.query('after'), c.req.query('limit'), c.req.query('afterCandidate'))));
   });
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));

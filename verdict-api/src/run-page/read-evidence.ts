@@ -2,20 +2,32 @@
 // the contract's shapes, per test case: what the run page and the run report show of why a candidate
 // disagreed, for a timing-sensitive one how often it did side by side, and the command that reruns
 // it, built here from the stored parts and the stored identity (never text a client uploaded).
+// Bounded in ClickHouse (evidence-bounds.ts): at most FAILURES_SHOWN failures and GROUPS_SHOWN
+// signatures a candidate (LIMIT … BY), their text cut in SQL, so a 16 MiB gate upload is never
+// read whole; what was left out is counted.
 import * as v from 'valibot';
 import { type FailureGroup, type RepetitionFailure, ReproduceParts, type TimingSensitive } from '../contract.js';
+import { idSet } from '../presence/presence.js';
 import { reproduceCommand } from '../reproduce-command.js';
 import { type Sql, sql } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
+import { FAILURES_SHOWN, firstOfEachSignature, GROUPS_SHOWN, TEXT_SHOWN, type TextCuts, traceShown } from './evidence-bounds.js';
+
+/** A failure as shown: its text cut to the page's bounds (`cut` names each field cut; absent when none was). */
+export type ShownFailure = RepetitionFailure & { cut?: TextCuts };
 
 /** Why one candidate disagreed with itself, as uploaded by the CLI (empty for older clients). */
 export interface CandidateEvidence {
-  /** Failed repetitions with their evidence, by repetition number. */
-  failures: RepetitionFailure[];
-  /** The same failures grouped by signature, in the CLI's order. */
+  /** Failed repetitions with their evidence, by repetition number: at most FAILURES_SHOWN (the first of each signature first). */
+  failures: ShownFailure[];
+  /** The same failures grouped by signature, in the CLI's order: at most GROUPS_SHOWN. */
   failureGroups: FailureGroup[];
-  /** Failed repetitions whose evidence the bound left out. */
+  /** Failed repetitions whose evidence the CLI's bound left out. */
   failuresOmitted: number;
+  /** Failures stored with evidence that the page's bound did not show (counted in their signatures). */
+  failuresNotShown?: number;
+  /** Signatures stored that the page's bound did not show. */
+  failureGroupsNotShown?: number;
   /** The one command that reruns this candidate as the gate did, quoted by the server (null: no parts uploaded). */
   reproduceCommand: string | null;
   /**
@@ -27,21 +39,40 @@ export interface CandidateEvidence {
 }
 
 /** No evidence: a candidate that passed, or one uploaded by a client that sends none. */
-export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, reproduceCommand: null, timingSensitive: null };
+export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, failuresNotShown: 0, failureGroupsNotShown: 0, reproduceCommand: null, timingSensitive: null };
 
 type Row = Record<string, unknown>;
-const orNull = (present: unknown, value: unknown): string | null => (num(present) === 1 ? String(value) : null);
 const nonEmpty = (value: unknown): string | null => (value === '' ? null : String(value));
+const T = TEXT_SHOWN;
 
-/** The evidence of every candidate in `scope` (a run's rows, all shards), keyed by test_case_id. */
-export async function readEvidence(db: Database, scope: Sql): Promise<Map<string, CandidateEvidence>> {
-  const failures = await db.engine.query<Row>(sql`
-    SELECT toString(test_case_id) AS id, repetition, toString(kind) AS kind, type, has_message, message, has_stack_trace, stack_trace,
-      frames_omitted, has_stdout_tail, stdout_tail, has_stderr_tail, stderr_tail, duration_ms, has_exit_code, exit_code, signal, hs_err_file, truncated
-    FROM ${db.t('gate_failures')} FINAL WHERE ${scope} ORDER BY id, repetition`);
+/**
+ * The evidence of the candidates in `scope` (a run's rows, all shards), keyed by test_case_id:
+ * of `ids` only when given (the candidates on the page).
+ */
+export async function readEvidence(db: Database, runScope: Sql, ids?: readonly string[]): Promise<Map<string, CandidateEvidence>> {
+  const byId = new Map<string, CandidateEvidence>();
+  if (ids !== undefined && ids.length === 0) return byId;
+  const scope = ids === undefined ? runScope : sql`${runScope} AND toString(test_case_id) IN ${idSet(ids)}`;
   const groups = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, signature, type, location, failures, repetitions
-    FROM ${db.t('gate_failure_groups')} FINAL WHERE ${scope} ORDER BY id, shard_index, position`);
+    FROM ${db.t('gate_failure_groups')} FINAL WHERE ${scope} ORDER BY id, shard_index, position LIMIT ${GROUPS_SHOWN} BY id`);
+  const firsts = new Map<string, { repetitions: number[] }[]>();
+  for (const g of groups) firsts.set(String(g['id']), [...(firsts.get(String(g['id'])) ?? []), { repetitions: (g['repetitions'] as unknown[]).map(num) }]);
+  const firstKeys = [...firsts].flatMap(([id, gs]) => firstOfEachSignature(gs).map((r) => `${id}:${r}`));
+  // The first failure of each signature first, then the others by repetition; the text cut here, never read whole
+  // (a tail's end through reverseUTF8: older servers' substringUTF8 takes a constant offset only).
+  const failures = await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, repetition, toString(kind) AS kind, type, has_message, substringUTF8(message, 1, ${T.message}) AS message_shown, lengthUTF8(message) AS message_chars,
+      has_stack_trace, substringUTF8(stack_trace, 1, ${T.stackTrace}) AS trace_shown, lengthUTF8(stack_trace) AS trace_chars, frames_omitted,
+      has_stdout_tail, reverseUTF8(substringUTF8(reverseUTF8(stdout_tail), 1, ${T.outputTail})) AS stdout_shown, lengthUTF8(stdout_tail) AS stdout_chars,
+      has_stderr_tail, reverseUTF8(substringUTF8(reverseUTF8(stderr_tail), 1, ${T.outputTail})) AS stderr_shown, lengthUTF8(stderr_tail) AS stderr_chars,
+      duration_ms, has_exit_code, exit_code, signal, substringUTF8(hs_err_file, 1, ${T.hsErrFile}) AS hs_err_shown, lengthUTF8(hs_err_file) AS hs_err_chars, truncated
+    FROM ${db.t('gate_failures')} FINAL WHERE ${scope}
+    ORDER BY id, concat(id, ':', toString(repetition)) IN ${firstKeys.length ? firstKeys : ['-']} DESC, repetition LIMIT ${FAILURES_SHOWN} BY id`);
+  const counted = await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, count() AS stored FROM ${db.t('gate_failures')} FINAL WHERE ${scope} GROUP BY id`);
+  const groupsCounted = await db.engine.query<Row>(sql`
+    SELECT toString(test_case_id) AS id, count() AS stored FROM ${db.t('gate_failure_groups')} FINAL WHERE ${scope} GROUP BY id`);
   const candidates = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, failures_omitted FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const reproduce = await db.engine.query<Row>(sql`
@@ -51,28 +82,16 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
   const timing = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, side_by_side_failures, side_by_side_repetitions FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
 
-  const byId = new Map<string, CandidateEvidence>();
   const of = (id: unknown): CandidateEvidence => {
     let e = byId.get(String(id));
     if (!e) byId.set(String(id), (e = { ...NO_EVIDENCE, failures: [], failureGroups: [] }));
     return e;
   };
-  for (const f of failures) {
-    of(f['id']).failures.push({
-      repetition: num(f['repetition']),
-      kind: f['kind'] === 'crash' ? 'crash' : 'failure',
-      type: nonEmpty(f['type']),
-      message: orNull(f['has_message'], f['message']),
-      stackTrace: orNull(f['has_stack_trace'], f['stack_trace']),
-      framesOmitted: num(f['frames_omitted']),
-      stdoutTail: orNull(f['has_stdout_tail'], f['stdout_tail']),
-      stderrTail: orNull(f['has_stderr_tail'], f['stderr_tail']),
-      durationMs: num(f['duration_ms']),
-      exitCode: num(f['has_exit_code']) === 1 ? num(f['exit_code']) : null,
-      signal: nonEmpty(f['signal']),
-      hsErrFile: nonEmpty(f['hs_err_file']),
-      truncated: num(f['truncated']) === 1,
-    });
+  for (const f of failures) of(f['id']).failures.push(shownFailure(f));
+  for (const e of byId.values()) e.failures.sort((a, b) => a.repetition - b.repetition);
+  for (const c of counted) {
+    const e = of(c['id']);
+    e.failuresNotShown = num(c['stored']) - e.failures.length;
   }
   for (const g of groups) {
     of(g['id']).failureGroups.push({
@@ -82,6 +101,10 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
       count: num(g['failures']),
       repetitions: (g['repetitions'] as unknown[]).map(num),
     });
+  }
+  for (const c of groupsCounted) {
+    const e = of(c['id']);
+    e.failureGroupsNotShown = num(c['stored']) - e.failureGroups.length;
   }
   for (const c of candidates) {
     const e = of(c['id']);
@@ -101,6 +124,41 @@ export async function readEvidence(db: Database, scope: Sql): Promise<Map<string
     e.timingSensitive ??= { failures: num(t['side_by_side_failures']), repetitions: num(t['side_by_side_repetitions']) };
   }
   return byId;
+}
+
+/** A failure row as shown, with what its text cut left out. */
+function shownFailure(f: Row): ShownFailure {
+  const cut: TextCuts = {};
+  const field = (present: unknown, shown: unknown, stored: unknown, name: keyof TextCuts): string | null => {
+    if (num(present) !== 1) return null;
+    const text = String(shown);
+    if (num(stored) > [...text].length) cut[name] = { shown: [...text].length, of: num(stored) };
+    return text;
+  };
+  let stackTrace = field(f['has_stack_trace'], f['trace_shown'], f['trace_chars'], 'stackTrace');
+  if (stackTrace !== null) {
+    const trace = traceShown(stackTrace, num(f['trace_chars']));
+    stackTrace = trace.text;
+    if (trace.cut) cut.stackTrace = trace.cut;
+  }
+  const hsErr = nonEmpty(f['hs_err_shown']);
+  if (hsErr !== null && num(f['hs_err_chars']) > [...hsErr].length) cut.hsErrFile = { shown: [...hsErr].length, of: num(f['hs_err_chars']) };
+  const failure: ShownFailure = {
+    repetition: num(f['repetition']),
+    kind: f['kind'] === 'crash' ? 'crash' : 'failure',
+    type: nonEmpty(f['type']),
+    message: field(f['has_message'], f['message_shown'], f['message_chars'], 'message'),
+    stackTrace,
+    framesOmitted: num(f['frames_omitted']),
+    stdoutTail: field(f['has_stdout_tail'], f['stdout_shown'], f['stdout_chars'], 'stdoutTail'),
+    stderrTail: field(f['has_stderr_tail'], f['stderr_shown'], f['stderr_chars'], 'stderrTail'),
+    durationMs: num(f['duration_ms']),
+    exitCode: num(f['has_exit_code']) === 1 ? num(f['exit_code']) : null,
+    signal: nonEmpty(f['signal']),
+    hsErrFile: hsErr,
+    truncated: num(f['truncated']) === 1,
+  };
+  return Object.keys(cut).length > 0 ? { ...failure, cut } : failure;
 }
 
 /** Stored parts, checked again as the contract's (a row that does not parse shows no command). */

@@ -99,7 +99,9 @@ export function runHeadline(page: RunPage): RunHeadline {
     return { ...head({ verdict: flaky.length ? 'Flaky in the build' : 'Broken in the build', tone: 'bad', summary, notes }, named), tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, g.mode, failedIds.has(c.testCaseId))) };
   }
   if (g.blocked || g.wouldHaveBlocked) {
-    const n = blocking.length || failing.length;
+    // Counted over every page of candidates; named from this one.
+    const counted = g.failedCandidates ?? { failed: failing.length, unmuted: blocking.length };
+    const n = counted.unmuted || counted.failed || blocking.length || failing.length;
     const summary = `${newTests(n)} disagreed with ${themselves(n)}`;
     const they = n === 1 ? 'it' : 'they';
     const failedWhen = `${n === 1 ? 'This new test' : 'These new tests'} failed when repeated in fresh JVMs, though ${they} passed in the build.`;
@@ -107,9 +109,10 @@ export function runHeadline(page: RunPage): RunHeadline {
     const fix = named.some((c) => c.reproduceCommand !== null)
       ? `Rerun ${n === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`
       : `Read why ${n === 1 ? 'it' : 'each'} failed below, fix the test or the code it tests, and push.`;
-    return g.blocked
+    const told = g.blocked
       ? head({ verdict: 'Blocked', tone: 'bad', summary, notes: [`Enforce mode: the merge request is blocked. ${failedWhen}`, fix] }, named)
       : head({ verdict: 'Would have blocked', tone: 'warn', summary, notes: [`Report mode: the merge request was not blocked (--stress-new-tests enforce makes the gate block). ${failedWhen}`, fix] }, named);
+    return { ...told, moreTests: Math.max(told.moreTests, n - told.tests.length) };
   }
   const unstressed = g.candidates.filter((c) => c.outcome === 'not_stressed' || c.outcome === 'error');
   const timing = g.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive !== null);

@@ -52,8 +52,17 @@ export interface RunPage {
     shards: number;
     /** The time the stress pass added (summed over shards); null when not recorded. */
     stressPassMs: number | null;
-    /** Every candidate with its strip: one pass or fail per repetition, with its duration. */
+    /**
+     * One page of the candidates (at most RUN_PAGE_CANDIDATES, by module, suite and name), each with
+     * its strip (one pass or fail per repetition, with its duration) and its bounded evidence.
+     */
     candidates: GateCandidate[];
+    /** The gate's candidates in all, on every page. */
+    candidateCount?: number;
+    /** The `afterCandidate` of the next page of candidates; null on the last. */
+    nextCandidates?: string | null;
+    /** The candidates that failed (all pages), and of them the ones not muted. */
+    failedCandidates?: { failed: number; unmuted: number };
     /** How strong the clean stress results are (null when no candidate passed its repetitions). */
     detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
@@ -78,22 +87,29 @@ export const MAX_RUN_PAGE_TEST_CASES = 5_000;
 export const RUN_PAGE_FAILED = 200;
 /** Organic flaky findings listed (the rest counted in the log): a run whose every test disagreed is not read whole. */
 export const RUN_PAGE_FLAKY = 1_000;
+/** Gate candidates on a page, with their strips and evidence (the project's default cap is 200). */
+export const RUN_PAGE_CANDIDATES = 25;
 
 /** Which page of test cases to read: after the cursor of the previous one, at most `limit`. */
 export interface TestCasePage {
   after?: string | undefined;
   limit?: number | undefined;
+  /** The `nextCandidates` of the previous page of the gate's candidates. */
+  afterCandidate?: string | undefined;
 }
 
 const CURSOR = /^(\d{1,9}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
-/** Checks a page request's `after` and `limit` (a 400 naming the field). */
-export function testCasePage(after: string | undefined, limit: string | undefined): TestCasePage {
+const CANDIDATE_CURSOR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Checks a page request's `after`, `limit` and `afterCandidate` (a 400 naming the field). */
+export function testCasePage(after: string | undefined, limit: string | undefined, afterCandidate?: string): TestCasePage {
   if (after !== undefined && !CURSOR.test(after)) throw new BadRequestError('after: must be the nextTestCases of a previous page', 'after');
-  if (limit === undefined) return { after };
+  if (afterCandidate !== undefined && !CANDIDATE_CURSOR.test(afterCandidate)) throw new BadRequestError('afterCandidate: must be the nextCandidates of a previous page', 'afterCandidate');
+  if (limit === undefined) return { after, afterCandidate };
   const n = Number(limit);
   if (!Number.isInteger(n) || n < 1 || n > MAX_RUN_PAGE_TEST_CASES) throw new BadRequestError(`limit: must be an integer from 1 to ${MAX_RUN_PAGE_TEST_CASES}`, 'limit');
-  return { after, limit: n };
+  return { after, limit: n, afterCandidate };
 }
 
 /** One test of the flaky section. */
@@ -127,8 +143,9 @@ export interface GateCandidate extends CandidateEvidence {
 
 /**
  * One run as its page shows it. Its memory does not grow with the run: the test cases are counted,
- * and read a page at a time (`page`); the failed ones and the organic flaky findings are listed up
- * to a bound; the gate's candidates are bounded by the project's candidate cap.
+ * and read a page at a time (`page`); the failed ones and the flaky findings are listed up to a
+ * bound; the gate's candidates are counted and read RUN_PAGE_CANDIDATES at a time
+ * (`page.afterCandidate`), each with its evidence bounded in ClickHouse (read-evidence.ts).
  */
 export async function runPage(db: Database, project: Project, runId: string, page: TestCasePage = {}): Promise<RunPage> {
   let slots = readers.get(db);
@@ -169,9 +186,17 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     db.engine.query<Record<string, unknown>>(sql`
       SELECT ${columns} FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} AND status = 'failure' ORDER BY module, suite, name LIMIT ${RUN_PAGE_FAILED}`),
   ]);
+  // Stress repetitions that failed (the gate's findings, bounded as the organic ones), and the
+  // fewest repetitions of a clean candidate (a timing-sensitive one's clean strip is no clean result).
   const stressReps = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
-    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'stress' GROUP BY id, source`);
+    FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'stress' GROUP BY id, source
+    HAVING failed > 0 ORDER BY id LIMIT ${RUN_PAGE_FLAKY}`);
+  const clean = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT count() AS clean, min(total) AS fewest FROM (
+      SELECT test_case_id, countIf(status = 'failure') AS failed, count() AS total FROM ${db.t('test_case_run_repetitions')} FINAL
+      WHERE ${scope} AND source = 'stress' AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope})
+      GROUP BY test_case_id HAVING failed = 0)`);
   // Organic repetitions that disagreed: grouped in ClickHouse, and only those come back.
   const organicReps = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
@@ -181,21 +206,40 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
   const reps: Record<string, unknown>[] = [...stressReps, ...organicReps].map((r) => ({ ...r, source: r['kind'] }));
   const gates = await db.engine.query<Record<string, unknown>>(sql`
     SELECT * FROM ${db.t('gate_verdicts')} FINAL WHERE ${scope} ORDER BY shard_index`);
-  // The names of the organic findings (at most RUN_PAGE_FLAKY); the gate's come with its candidates.
+  // The names of the findings (at most RUN_PAGE_FLAKY of each kind).
   const organicIds = organicReps.map((r) => String(r['id']));
   const named = organicIds.length === 0 ? [] : await db.engine.query<Record<string, unknown>>(sql`
     SELECT DISTINCT toString(test_case_id) AS id, module, suite, name FROM ${db.t('test_case_runs')} WHERE ${scope} AND toString(test_case_id) IN ${idSet(organicIds)}`);
+  const stressIds = stressReps.map((r) => String(r['id']));
+  const stressNamed = stressIds.length === 0 ? [] : await db.engine.query<Record<string, unknown>>(sql`
+    SELECT DISTINCT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} WHERE ${scope} AND toString(test_case_id) IN ${idSet(stressIds)}`);
 
-  const byId = new Map(named.map((c) => [c['id'] as string, c]));
-  const candidates = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT toString(test_case_id) AS id, module, suite, name, muted, toString(outcome) AS result FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY module, suite, name`);
-  const strips = await db.engine.query<Record<string, unknown>>(sql`
+  const byId = new Map([...named, ...stressNamed].map((c) => [c['id'] as string, c]));
+  // One page of the candidates, after the cursor's (a keyset: module, suite, name, id; the id as text,
+  // since older servers have no UUID literal to compare a tuple with).
+  const afterCandidate = page.afterCandidate === undefined ? sql`` : sql` AND (module, suite, name, toString(test_case_id)) > (
+      SELECT module, suite, name, toString(test_case_id) FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} AND test_case_id = ${uuid(page.afterCandidate)} LIMIT 1)`;
+  const candidatePage = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT toString(test_case_id) AS id, module, suite, name, muted, toString(outcome) AS result FROM ${db.t('gate_candidates')} FINAL
+    WHERE ${scope}${afterCandidate} ORDER BY module, suite, name, id LIMIT ${RUN_PAGE_CANDIDATES + 1}`);
+  const candidates = candidatePage.slice(0, RUN_PAGE_CANDIDATES);
+  const candidateIds = [...new Set(candidates.map((c) => String(c['id'])))];
+  const [candidateCounts] = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT uniqExact(test_case_id) AS total, uniqExactIf(test_case_id, outcome = 'failed') AS failed, uniqExactIf(test_case_id, outcome = 'failed' AND muted = 0) AS unmuted
+    FROM ${db.t('gate_candidates')} FINAL WHERE ${scope}`);
+  const strips = candidateIds.length === 0 ? [] : await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, repetition, toString(status) AS result, duration_ms FROM ${db.t('test_case_run_repetitions')} FINAL
-    WHERE ${scope} AND source = 'stress' ORDER BY id, repetition`);
+    WHERE ${scope} AND source = 'stress' AND toString(test_case_id) IN ${idSet(candidateIds)} ORDER BY id, repetition`);
   const timings = await db.engine.query<Record<string, unknown>>(sql`
     SELECT wall_clock_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope} AND has_pass = 1`);
-  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope);
+  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
+  const stripOf = new Map<string, GateCandidate['repetitions']>();
+  for (const r of strips) {
+    const strip = stripOf.get(String(r['id'])) ?? [];
+    strip.push({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) });
+    stripOf.set(String(r['id']), strip);
+  }
 
   const flaky: RunPage['flaky'] = reps
     .filter((r) => {
@@ -224,13 +268,10 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     muted: num(c['muted']) === 1,
     outcome: String(c['result']),
     method: null,
-    repetitions: strips
-      .filter((r) => r['id'] === c['id'])
-      .map((r) => ({ repetition: num(r['repetition']), status: String(r['result']), durationMs: num(r['duration_ms']) })),
+    repetitions: stripOf.get(String(c['id'])) ?? [],
     ...(evidence.get(String(c['id'])) ?? NO_EVIDENCE),
   }));
   invocationMethods(gateCandidates).forEach((method, i) => (gateCandidates[i]!.method = method));
-  const timingSensitive = new Set(gateCandidates.filter((c) => c.timingSensitive !== null).map((c) => c.testCaseId));
   flaky.push(...timingSensitiveFindings(gateCandidates, flaky));
   flaky.sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
 
@@ -261,10 +302,12 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
         ? null
         : {
             ...mergeGates(gates),
-            // A timing-sensitive candidate's clean strip is no clean result: it failed side by side.
-            detection: detection(reps.filter((r) => !timingSensitive.has(String(r['id'])))),
+            detection: detection(num(clean[0]?.['clean'] ?? 0), num(clean[0]?.['fewest'] ?? 0)),
             stressPassMs: timings.length ? timings.reduce((n, t) => n + num(t['wall_clock_ms']), 0) : null,
             candidates: gateCandidates,
+            candidateCount: num(candidateCounts?.['total'] ?? 0),
+            nextCandidates: candidatePage.length > RUN_PAGE_CANDIDATES ? String(candidates[candidates.length - 1]!['id']) : null,
+            failedCandidates: { failed: num(candidateCounts?.['failed'] ?? 0), unmuted: num(candidateCounts?.['unmuted'] ?? 0) },
           },
   };
 }
@@ -298,18 +341,17 @@ function timingSensitiveFindings(candidates: readonly GateCandidate[], already: 
     }));
 }
 
-/** The weakest clean stress result: the fewest repetitions of a candidate none of which failed. */
-function detection(reps: Record<string, unknown>[]): NonNullable<RunPage['gate']>['detection'] {
-  const clean = reps.filter((r) => r['source'] === 'stress' && num(r['failed']) === 0).map((r) => num(r['total']));
-  if (clean.length === 0) return null;
-  const r = Math.min(...clean);
+/** The weakest clean stress result: the fewest repetitions (`fewest`) of a candidate none of which failed, when `clean` candidates had one. */
+function detection(clean: number, fewest: number): NonNullable<RunPage['gate']>['detection'] {
+  if (clean === 0) return null;
+  const r = fewest;
   const rate = ruledOutFailureRate(r);
   const sentence = `${r} clean repetitions rule out a failure rate above ${Math.round(rate * 100)}% per run (95% confidence); rarer flakes can pass.`;
   return { repetitions: r, confidence: 0.95, ruledOutFailureRate: rate, sentence };
 }
 
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection'> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection' | 'candidateCount' | 'nextCandidates' | 'failedCandidates'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));

@@ -77,6 +77,16 @@ describe('the run page: why a candidate failed', () => {
     expect(out).toContain('Evidence of 4 more failed repetitions was left out by the bound (1 kept).');
   });
 
+  it('says where the page’s bounds cut: a text cut, failures like these not shown, signatures left out, repetitions counted', () => {
+    const groups = [{ signature: 'java.lang.AssertionError at x', type: 'java.lang.AssertionError', location: 'CheckoutTest.java:42', count: 14, repetitions: Array.from({ length: 14 }, (_, i) => i + 1) }];
+    const c = candidate({ failures: [{ ...failure({}), cut: { stackTrace: { shown: 4_000, of: 16_384 }, stderrTail: { shown: 1_000, of: 4_096 } } }], failureGroups: groups, failuresNotShown: 13, failureGroupsNotShown: 2 });
+    const out = render(c);
+    expect(out).toContain('truncated: the top, 4,000 of 16,384 characters, shown.');
+    expect(out).toContain('Evidence shown for 1 of the 14 failures stored, the first of each signature first: 13 more failures like this, counted in the signatures above.');
+    expect(out).toContain('2 more signatures not shown (the page shows 1).');
+    expect(out).toContain('#10</span> and 4 more)');
+  });
+
   it('renders hostile test text as text only: no tag, script, comment or attribute of its own', () => {
     const shaped = (text: string) =>
       render(

@@ -1,9 +1,11 @@
 // Why a gate candidate failed, on the run page: each failed repetition of its strip opens its
 // failure in place (a <details>, so no JavaScript is needed), and below the strip its failures
 // grouped by signature and the command that reruns it (for a timing-sensitive candidate, its
-// side-by-side failures, each opened below the strip). Test text is hostile: it is only ever a
-// JSX text child or attribute, which Hono escapes; nothing here writes raw HTML.
-import type { RepetitionFailure } from '../contract.js';
+// side-by-side failures, each opened below the strip). The evidence is bounded (evidence-bounds.ts)
+// and every bound says so where it bites. Test text is hostile: it is only ever a JSX text child
+// or attribute, which Hono escapes; nothing here writes raw HTML.
+import { cutWords, GROUP_REPETITIONS_LISTED, type TextCut } from '../run-page/evidence-bounds.js';
+import type { ShownFailure } from '../run-page/read-evidence.js';
 import type { GateCandidate } from '../run-page/run-page.js';
 import { ms } from './badges.js';
 
@@ -42,7 +44,9 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
   const failed = sideBySide ? c.timingSensitive!.failures : c.repetitions.filter((r) => r.status === 'failure').length;
   const inStrip = new Set(sideBySide ? [] : c.repetitions.map((r) => r.repetition));
   const elsewhere = c.failures.filter((f) => !inStrip.has(f.repetition));
-  if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && c.reproduceCommand === null) return null;
+  const notShown = c.failuresNotShown ?? 0;
+  const groupsNotShown = c.failureGroupsNotShown ?? 0;
+  if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && notShown === 0 && c.reproduceCommand === null) return null;
   return (
     <div class="candidate-evidence">
       {c.failureGroups.length > 0 && (
@@ -53,12 +57,19 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
               {i > 0 && '; '}
               {g.type !== null && g.location !== null ? <span><code title={g.signature}>{g.type.slice(g.type.lastIndexOf('.') + 1)}</code> at <code>{g.location}</code></span> : <code>{g.signature}</code>}
               {` (${g.count}x: `}
-              {g.repetitions.map((n, k) => (
+              {g.repetitions.slice(0, GROUP_REPETITIONS_LISTED).map((n, k) => (
                 <span>{k > 0 && ' '}{c.failures.some((f) => f.repetition === n) ? <a href={`#${failureAnchor(c.testCaseId, n)}`}>#{n}</a> : `#${n}`}</span>
               ))}
+              {g.repetitions.length > GROUP_REPETITIONS_LISTED && ` and ${g.repetitions.length - GROUP_REPETITIONS_LISTED} more`}
               {')'}
             </span>
           ))}
+        </p>
+      )}
+      {groupsNotShown > 0 && <p class="bound">{groupsNotShown} more {groupsNotShown === 1 ? 'signature' : 'signatures'} not shown (the page shows {c.failureGroups.length}).</p>}
+      {notShown > 0 && (
+        <p class="bound">
+          Evidence shown for {c.failures.length} of the {c.failures.length + notShown} failures stored, the first of each signature first: {notShown} more {notShown === 1 ? 'failure' : 'failures'} like {c.failures.length === 1 ? 'this' : 'these'}, counted in the signatures above.
         </p>
       )}
       {c.failuresOmitted > 0 && <p>Evidence of {c.failuresOmitted} more failed {c.failuresOmitted === 1 ? 'repetition' : 'repetitions'} was left out by the bound ({c.failures.length} kept).</p>}
@@ -79,7 +90,8 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
 }
 
 /** Everything the CLI sent about one failed repetition. */
-export function FailureView({ f }: { f: RepetitionFailure }) {
+export function FailureView({ f }: { f: ShownFailure }) {
+  const cut = f.cut ?? {};
   return (
     <div class="failure-panel">
       <p>
@@ -96,29 +108,35 @@ export function FailureView({ f }: { f: RepetitionFailure }) {
             <dt>Signal</dt>
             <dd>{f.signal ?? 'none'}</dd>
             <dt>hs_err file</dt>
-            <dd>{f.hsErrFile !== null ? <code>{f.hsErrFile}</code> : 'none written'}</dd>
+            <dd>{f.hsErrFile !== null ? <code>{f.hsErrFile}</code> : 'none written'}<Cut cut={cut.hsErrFile} what="the start" /></dd>
           </>
         )}
         <dt>Message</dt>
-        <dd>{f.message === null ? 'none' : f.message === '' ? 'empty' : <pre class="message">{f.message}</pre>}</dd>
+        <dd>{f.message === null ? 'none' : f.message === '' ? 'empty' : <pre class="message">{f.message}</pre>}<Cut cut={cut.message} what="the start" /></dd>
         <dt>Stack trace</dt>
         <dd>
           {f.stackTrace === null || f.stackTrace === '' ? 'none' : <pre>{f.stackTrace}</pre>}
+          <Cut cut={cut.stackTrace} what="the top" />
           {f.framesOmitted > 0 && <p>{f.framesOmitted} frames beyond the test's own left out.</p>}
         </dd>
-        <Tail label="stdout (last lines)" text={f.stdoutTail} />
-        <Tail label="stderr (last lines)" text={f.stderrTail} />
+        <Tail label="stdout (last lines)" text={f.stdoutTail} cut={cut.stdoutTail} />
+        <Tail label="stderr (last lines)" text={f.stderrTail} cut={cut.stderrTail} />
       </dl>
     </div>
   );
 }
 
-function Tail({ label, text }: { label: string; text: string | null }) {
+function Tail({ label, text, cut }: { label: string; text: string | null; cut: TextCut | undefined }) {
   if (text === null || text === '') return null;
   return (
     <>
       <dt>{label}</dt>
-      <dd><pre>{text}</pre></dd>
+      <dd><pre>{text}</pre><Cut cut={cut} what="the end" /></dd>
     </>
   );
+}
+
+/** Where the page's bound cut a text: "truncated: the top 4,000 of 16,384 characters shown". */
+function Cut({ cut, what }: { cut: TextCut | undefined; what: string }) {
+  return cut ? <p class="bound">truncated: {what}, {cutWords(cut)}, shown.</p> : null;
 }

@@ -6,7 +6,7 @@
 // one method as one row) and the test cases. One verdict a run, in the headline; the first pass
 // and each candidate's outcome are said in words scoped to what they judge.
 import type { StressParameters } from '../contract.js';
-import type { FlakyFinding, GateCandidate, RunPage } from '../run-page/run-page.js';
+import { type FlakyFinding, type GateCandidate, RUN_PAGE_CANDIDATES, type RunPage } from '../run-page/run-page.js';
 import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
 import { runHeadline } from '../run-page/run-headline.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
@@ -18,7 +18,7 @@ import { RunHeadlineView } from './run-page-headline.js';
 const GUARD_WORDS: Record<string, string> = { premise: 'premise', bulk_change: 'bulk change', candidate_cap: 'candidate cap', ceiling: 'wall-clock ceiling' };
 
 /** The run page. */
-export function RunPageView({ frame, page, stress, first }: { frame: Frame; page: RunPage; stress: StressParameters; first: boolean }) {
+export function RunPageView({ frame, page, stress, first, firstCandidates = true }: { frame: Frame; page: RunPage; stress: StressParameters; first: boolean; firstCandidates?: boolean }) {
   const base = `/projects/${encodeURIComponent(frame.project!)}`;
   const failed = page.failedTestCases;
   const { counts } = page;
@@ -47,7 +47,7 @@ export function RunPageView({ frame, page, stress, first }: { frame: Frame; page
 
       <section aria-labelledby="gate">
         <h2 id="gate">The stress gate's verdict</h2>
-        {page.gate ? <GateBlock gate={page.gate} stress={stress} link={link} /> : <p>The gate did not run on this run (no verdict uploaded).</p>}
+        {page.gate ? <GateBlock gate={page.gate} stress={stress} link={link} here={here} first={firstCandidates} /> : <p>The gate did not run on this run (no verdict uploaded).</p>}
       </section>
 
       <section aria-labelledby="failures">
@@ -109,7 +109,9 @@ function StressCell({ c }: { c: GateCandidate | undefined }) {
   return <span class={`badge ${c.muted ? 'muted' : 'bad'}`}>failed {failed} of {c.repetitions.length} under stress{c.muted && ' (muted)'}</span>;
 }
 
-function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>; stress: StressParameters; link: (id: string, label: string) => unknown }) {
+function GateBlock({ gate, stress, link, here, first }: { gate: NonNullable<RunPage['gate']>; stress: StressParameters; link: (id: string, label: string) => unknown; here: string; first: boolean }) {
+  const next = gate.nextCandidates ?? null;
+  const paged = next !== null || !first;
   const slowest = stress.curve[stress.curve.length - 1]!;
   const ran = gate.outcome !== 'skipped' && gate.outcome !== 'not_entitled';
   return (
@@ -126,7 +128,13 @@ function GateBlock({ gate, stress, link }: { gate: NonNullable<RunPage['gate']>;
         <dt>Shards with a verdict</dt><dd>{gate.shards}</dd>
         <dt>Time the gate added</dt><dd>{gate.stressPassMs === null ? 'not recorded' : ms(gate.stressPassMs)}</dd>
       </dl>
+      {paged && <p class="bound">{gate.candidates.length} of the {gate.candidateCount ?? gate.candidates.length} candidates on this page (at most {RUN_PAGE_CANDIDATES} a page, by name), each with its strip and its evidence.</p>}
       {gate.candidates.length > 0 && <GateCandidatesTable candidates={gate.candidates} mode={gate.mode} link={link} />}
+      {paged && (
+        <p class="pages">
+          {!first && <a href={`${here}#gate`}>First candidates</a>} {next !== null && <a href={`${here}?afterCandidate=${encodeURIComponent(next)}#gate`}>Next candidates</a>}
+        </p>
+      )}
     </div>
   );
 }

@@ -25,11 +25,12 @@ export function runsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
     if (!v.is(RunId, runId)) return notFound(c, 'No such run.');
     try {
       const after = c.req.query('after');
-      const page = await runPage(db, p.project, runId, testCasePage(after, undefined));
-      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} stress={p.project.stress} first={after === undefined} />);
+      const afterCandidate = c.req.query('afterCandidate');
+      const page = await runPage(db, p.project, runId, testCasePage(after, undefined, afterCandidate));
+      return html(c, <RunPageView frame={frame(c, `Run ${runId}`, p.project.handle)} page={page} stress={p.project.stress} first={after === undefined} firstCandidates={afterCandidate === undefined} />);
     } catch (e) {
       if (e instanceof VerdictApiError && e.code === 'NOT_FOUND') return notFound(c, 'No such run in this project.');
-      if (e instanceof VerdictApiError && e.field === 'after') return notFound(c, 'No such page of this run.');
+      if (e instanceof VerdictApiError && (e.field === 'after' || e.field === 'afterCandidate')) return notFound(c, 'No such page of this run.');
       throw e;
     }
   });
