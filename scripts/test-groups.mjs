@@ -25,6 +25,7 @@ export const ALONE = [
   'verdict-api/test/integration/security-bodies.test.ts',
   'verdict-api/test/integration/security-caches.test.ts',
   'verdict-api/test/integration/security-connections.test.ts',
+  'verdict-api/test/integration/security-gate-evidence-size.test.ts',
   'verdict-api/test/integration/security-quotas.test.ts',
   'verdict-api/test/integration/security-run-size.test.ts',
   'verdict-api/test/integration/security-webhooks.test.ts',
