@@ -3,7 +3,7 @@
 // verdict on the run. (Consumers that attribute flakiness across runs read only 'organic'.)
 import type { Project } from '../accounts/projects.js';
 import { BadRequestError, VerdictApiError } from '../errors/errors.js';
-import { sql, uuid } from '../sql/bind.js';
+import { type Sql, sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import { ruledOutFailureRate } from '../contract.js';
 import { invocationMethods } from './invocation-methods.js';
@@ -38,6 +38,8 @@ export interface RunPage {
    * its `failed` of `repetitions` are its side-by-side ones, and `timingSensitive` says how it did alone.
    */
   flaky: FlakyFinding[];
+  /** Findings past RUN_PAGE_FLAKY of a kind (stress, organic): counted, not listed. */
+  flakyNotShown: number;
   gate: {
     mode: string;
     outcome: string;
@@ -87,6 +89,11 @@ export const MAX_RUN_PAGE_TEST_CASES = 5_000;
 export const RUN_PAGE_FAILED = 200;
 /** Organic flaky findings listed (the rest counted in the log): a run whose every test disagreed is not read whole. */
 export const RUN_PAGE_FLAKY = 1_000;
+/** What the flaky section says of the findings its bound left out. */
+export function flakyNotShownLine(n: number): string {
+  return `${n.toLocaleString('en-US')} more disagreed: the first ${RUN_PAGE_FLAKY.toLocaleString('en-US')} of each kind (the gate's, the build's own retries) are listed.`;
+}
+
 /** Gate candidates on a page, with their strips and evidence (the project's default cap is 200). */
 export const RUN_PAGE_CANDIDATES = 25;
 
@@ -202,6 +209,15 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
     FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'organic' GROUP BY id, source
     HAVING failed > 0 AND failed < total ORDER BY id LIMIT ${RUN_PAGE_FLAKY}`);
+  // A bound that bites is said: the findings past it are counted (only then: the count reads them all again).
+  const countPast = async (listed: readonly unknown[], source: 'stress' | 'organic', having: Sql): Promise<number> => {
+    if (listed.length < RUN_PAGE_FLAKY) return 0;
+    const [row] = await db.engine.query<Record<string, unknown>>(sql`
+      SELECT count() AS n FROM (SELECT test_case_id, countIf(status = 'failure') AS failed, count() AS total
+        FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = ${source} GROUP BY test_case_id HAVING ${having})`);
+    return num(row?.['n'] ?? 0) - listed.length;
+  };
+  const flakyNotShown = (await countPast(stressReps, 'stress', sql`failed > 0`)) + (await countPast(organicReps, 'organic', sql`failed > 0 AND failed < total`));
   // (No alias is named after a column: ClickHouse would read the alias in WHERE.)
   const reps: Record<string, unknown>[] = [...stressReps, ...organicReps].map((r) => ({ ...r, source: r['kind'] }));
   const gates = await db.engine.query<Record<string, unknown>>(sql`
@@ -297,6 +313,7 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     testCases: cases.slice(0, limit).map(testCaseRow),
     nextTestCases: cases.length > limit ? `${num(cases[limit - 1]!['shard_index'])}:${String(cases[limit - 1]!['id'])}` : null,
     flaky,
+    flakyNotShown,
     gate:
       gates.length === 0
         ? null

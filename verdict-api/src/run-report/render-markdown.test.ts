@@ -15,6 +15,7 @@ const CASES: TestCaseRow[] = [
 const page = (over: Partial<RunPage> = {}): RunPage => ({
   ...testCasesOf(over.testCases ?? CASES),
   runId: 'run-1',
+  flakyNotShown: 0,
   branch: 'feature/checkout',
   commit: '0123456789abcdef0123',
   isCi: true,

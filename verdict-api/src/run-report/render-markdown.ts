@@ -5,7 +5,7 @@
 // timing-sensitive test says it failed side by side and passed alone. The gate's
 // verdict itself is not rendered here (RFC: it waits on the same upgrade as a check run); it lives
 // on the run page. Every text from the run goes through contract-markdown.ts.
-import type { RunPage } from '../run-page/run-page.js';
+import { flakyNotShownLine, type RunPage } from '../run-page/run-page.js';
 import { failureEvidence } from './failure-evidence.js';
 import { code } from '../contract-markdown.js';
 import { flakyRows, groupLine } from '../run-page/invocation-groups.js';
@@ -42,6 +42,7 @@ export function renderRunReport(page: RunPage): string {
       const found = f.caughtBy === 'organic' ? 'this run (the build repeated it)' : timing ? `${STRESS_GATE}; ${timingSensitiveVerdict(timing, page.gate?.mode)}` : STRESS_GATE;
       lines.push(`| ${cell(`${f.suite}.${f.name}`)} | ${cell(f.module)} | ${timing ? timingSensitiveLine(timing) : `failed ${f.failed} of ${f.repetitions}`} | ${found} |`);
     }
+    if (page.flakyNotShown > 0) lines.push('', flakyNotShownLine(page.flakyNotShown));
     const evidence = failureEvidence(page);
     if (evidence !== '') lines.push('', evidence.replace(/\n$/, ''));
   }

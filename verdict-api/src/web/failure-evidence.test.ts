@@ -31,6 +31,7 @@ const candidate = (over: Partial<GateCandidate> = {}): GateCandidate => ({
 const page = (c: GateCandidate): RunPage => ({
   runId: 'r1', branch: 'feature/x', commit: 'c0ffee', isCi: true, status: 'success', shards: 1, durationMs: 1000, startedAt: '2026-12-01 10:00:00', ...testCasesOf([]),
   flaky: [{ module: c.module, suite: c.suite, name: c.name, caughtBy: 'stress_gate', failed: 3, repetitions: 10 }],
+  flakyNotShown: 0,
   gate: { mode: 'enforce', outcome: 'failed', candidatesExamined: 1, stressed: 1, excluded: 0, notStressed: 0, guard: null, blocked: true, wouldHaveBlocked: true, shards: 1, stressPassMs: 2000, detection: null, candidates: [c] },
 });
 const render = (c: GateCandidate) => String(RunPageView({ frame: { title: 'Run r1', project: 'demo', account: 'a', csrf: 'x' }, page: page(c), stress: DEFAULT_STRESS_PARAMETERS, first: true }));

@@ -6,7 +6,7 @@
 // one method as one row) and the test cases. One verdict a run, in the headline; the first pass
 // and each candidate's outcome are said in words scoped to what they judge.
 import type { StressParameters } from '../contract.js';
-import { type FlakyFinding, type GateCandidate, RUN_PAGE_CANDIDATES, type RunPage } from '../run-page/run-page.js';
+import { type FlakyFinding, flakyNotShownLine, type GateCandidate, RUN_PAGE_CANDIDATES, type RunPage } from '../run-page/run-page.js';
 import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
 import { runHeadline } from '../run-page/run-headline.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
@@ -62,13 +62,14 @@ export function RunPageView({ frame, page, stress, first, firstCandidates = true
       </section>
 
       <section aria-labelledby="flaky">
-        <h2 id="flaky">Flaky tests ({page.flaky.length})</h2>
+        <h2 id="flaky">Flaky tests ({page.flaky.length + page.flakyNotShown})</h2>
         {page.flaky.length === 0 ? <p>No test disagreed with itself in this run.</p> : (
           <table>
             <thead><tr><th scope="col">Test</th><th scope="col">Module</th><th scope="col">Disagreed</th><th scope="col">Found by</th></tr></thead>
             <tbody>{flakyRows(page).map((row) => (row.group ? <FlakyGroupRow g={row.group} /> : <FlakyRow f={row.finding} mode={page.gate?.mode} />))}</tbody>
           </table>
         )}
+        {page.flakyNotShown > 0 && <p>{flakyNotShownLine(page.flakyNotShown)}</p>}
       </section>
 
       <section aria-labelledby="cases">

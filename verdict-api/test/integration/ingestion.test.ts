@@ -200,6 +200,18 @@ describe.each(ENGINES)('ingestion on %s ClickHouse', (kind) => {
     expect(verdicts.map((v) => [v.mode, v.outcome, Number(v.stressed), Number(v.would_have_blocked)])).toEqual([['report', 'failed', 2, 1]]);
   });
 
+  it('counts the organic findings past the flaky section bound, and says so on the page and in the report', async () => {
+    const p = await seedProject(t.db, `many-flaky-${kind}`);
+    const disagreed = [{ repetition: 1, status: 'failure' as const, durationMs: 3 }, { repetition: 2, status: 'success' as const, durationMs: 3 }];
+    const testCases = Array.from({ length: 1_003 }, (_, i) => ({ module: ':app', suite: 'S', name: `t${i}`, status: 'success' as const, durationMs: 3, repetitions: disagreed }));
+    expect((await call('POST', `/api/v1/projects/${p.handle}/runs`, p.token, { ...run('many-flaky', []), branch: 'feature/a', testCases })).status).toBe(201);
+    const page = await call('GET', `/api/v1/projects/${p.handle}/runs/many-flaky`, p.token);
+    expect([page.body!.flaky.length, page.body!.flakyNotShown]).toEqual([1_000, 3]);
+    const { app } = testApp(t.db);
+    const md = await (await app.request(`/api/v1/projects/${p.handle}/runs/many-flaky/report.md`, { headers: { Authorization: `Bearer ${p.token}` } })).text();
+    expect(md).toContain('3 more disagreed: the first 1,000 of each kind');
+  });
+
   it('shows stress findings to the run page but never to the cross-run flaky aggregate', async () => {
     const p = await seedProject(t.db, `attribution-${kind}`);
     const reps = (fails: number[], n = 10) => Array.from({ length: n }, (_, i) => ({ repetition: i + 1, status: fails.includes(i + 1) ? 'failure' : 'success', durationMs: 3 }));

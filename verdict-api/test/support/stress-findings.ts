@@ -81,6 +81,7 @@ export function pageOf(candidates: GateCandidate[], mode: 'report' | 'enforce' =
     runId: 'mr-1', branch: 'feature/adds', commit: '0123456789abcdef', isCi: true, status: 'success', shards: 1, durationMs: 1000, startedAt: '2026-12-01 10:00:00',
     ...testCasesOf([]),
     flaky,
+    flakyNotShown: 0,
     gate: {
       mode, outcome: blocking ? 'failed' : 'passed', candidatesExamined: candidates.length, stressed: candidates.length, excluded: 0, notStressed: 0, guard: null,
       blocked: mode === 'enforce' && blocking, wouldHaveBlocked: blocking, shards: 1, stressPassMs: 1000, detection: null, candidates,
