@@ -32,26 +32,40 @@ export const MAX_CATCHES = 100;
 
 type Row = Record<string, unknown>;
 
-/** The gate's catches since `since`, newest first, on every branch but the project's default one. */
+/**
+ * The gate's catches since `since`, newest first, on every branch but the project's default one:
+ * the newest MAX_CATCHES of each kind read (a caught strip, a timing-sensitive candidate), the rest
+ * counted in ClickHouse, so that a period of many merge requests is never read whole.
+ */
 export async function gateCatches(db: Database, project: Project, since: Date): Promise<{ catches: GateCatch[]; total: number }> {
   const scope = sql`project_id = ${uuid(project.projectId)}`;
-  const strips = await db.engine.query<Row>(sql`
-    SELECT run_id, toString(test_case_id) AS id, countIf(status = 'failure') AS failed, count() AS total, toString(max(ran_at)) AS at
+  const notDefault = project.defaultBranch === null ? sql`1` : sql`run_id NOT IN (SELECT run_id FROM ${db.t('test_runs')} WHERE ${scope} AND git_branch = ${project.defaultBranch})`;
+  const caughtStrips = sql`
+    SELECT run_id, test_case_id, countIf(status = 'failure') AS failed, count() AS total, max(ran_at) AS last
     FROM ${db.t('test_case_run_repetitions')} FINAL
-    WHERE ${scope} AND source = 'stress' AND ran_at >= ${dateTime(since)}
+    WHERE ${scope} AND source = 'stress' AND ran_at >= ${dateTime(since)} AND ${notDefault}
     GROUP BY run_id, test_case_id
-    HAVING countIf(status = 'failure') > 0`);
+    HAVING countIf(status = 'failure') > 0`;
+  const timingScope = sql`${scope} AND recorded_at >= ${dateTime(since)} AND ${notDefault}`;
+  const strips = await db.engine.query<Row>(sql`
+    SELECT run_id, toString(test_case_id) AS id, failed, total, toString(last) AS at FROM (${caughtStrips})
+    ORDER BY last DESC, run_id, id LIMIT ${MAX_CATCHES}`);
   const timing = await db.engine.query<Row>(sql`
     SELECT run_id, toString(test_case_id) AS id, side_by_side_failures AS failed, side_by_side_repetitions AS total, toString(recorded_at) AS at
     FROM ${db.t('gate_timing_sensitive')} FINAL
-    WHERE ${scope} AND recorded_at >= ${dateTime(since)}
-    ORDER BY run_id, id, shard_index`);
+    WHERE ${timingScope}
+    ORDER BY recorded_at DESC, run_id, id, shard_index LIMIT ${MAX_CATCHES}`);
   const found = new Map<string, { row: Row; timingSensitive: boolean }>();
   const key = (r: Row) => JSON.stringify([r['run_id'], r['id']]);
   for (const r of strips) found.set(key(r), { row: r, timingSensitive: false });
   // A candidate in two shards: the first shard's counts stand; a failed strip wins over side-by-side counts.
   for (const r of timing) if (!found.has(key(r))) found.set(key(r), { row: r, timingSensitive: true });
   if (found.size === 0) return { catches: [], total: 0 };
+  const [counted] = await db.engine.query<Row>(sql`
+    SELECT uniqExact(run_id, test_case_id) AS n FROM (
+      SELECT run_id, test_case_id FROM (${caughtStrips})
+      UNION ALL
+      SELECT run_id, test_case_id FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${timingScope})`);
 
   const runIds = [...new Set([...found.values()].map((f) => String(f.row['run_id'])))];
   const candidates = await db.engine.query<Row>(sql`
@@ -81,5 +95,5 @@ export async function gateCatches(db: Database, project: Project, since: Date): 
       }];
     })
     .sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : (a.runId + a.suite + a.name < b.runId + b.suite + b.name ? -1 : 1)));
-  return { catches: catches.slice(0, MAX_CATCHES), total: catches.length };
+  return { catches: catches.slice(0, MAX_CATCHES), total: Math.max(catches.length, num(counted?.['n'] ?? 0)) };
 }

@@ -58,6 +58,19 @@ describe.each(ENGINES)('the gate’s catches on %s', (kind) => {
     expect((await gateCatches(t.db, project, new Date(Date.now() + 86_400_000))).total).toBe(0);
   });
 
+  it('reads the newest 100 catches and counts the rest, never the default branch', async () => {
+    const { call } = testApp(t.db);
+    const many = await seedProject(t.db, `catches-many-${kind}`);
+    const names = Array.from({ length: 105 }, (_, i) => `caught${i}`);
+    expect((await call('POST', `/api/v1/projects/${many.handle}/runs`, many.token, run('mr-many', names, { branch: 'feature/many' }))).status).toBe(201);
+    expect((await call('POST', `/api/v1/projects/${many.handle}/runs/mr-many/gate`, many.token, gate('report', names.map((n) => cand(n, [3]))))).status).toBe(201);
+    expect((await call('POST', `/api/v1/projects/${many.handle}/runs`, many.token, run('main-many', ['onMain'], { branch: 'main' }))).status).toBe(201);
+    expect((await call('POST', `/api/v1/projects/${many.handle}/runs/main-many/gate`, many.token, gate('report', [cand('onMain', [1])]))).status).toBe(201);
+    const { catches, total } = await gateCatches(t.db, (await getProject(t.db, many.projectId))!, new Date(Date.now() - 86_400_000));
+    expect([catches.length, total]).toEqual([100, 105]);
+    expect(catches.every((c) => c.runId === 'mr-many')).toBe(true);
+  });
+
   it('says on the flaky-tests page that nothing counts for attribution but the gate caught tests, with links to their runs', async () => {
     const catches = await gateCatches(t.db, project, new Date(Date.now() - 86_400_000));
     const html = String(FlakyTestsPage({ frame: { title: 'Flaky tests', project: p.handle, account: 'a', csrf: 'x' }, windowDays: 14, tests: [], catches }));
