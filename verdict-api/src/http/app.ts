@@ -139,7 +139,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   tokenRoutes(api, db, caps);
   viewerRoutes(api, db, caps);
 
-  adminRoutes(app, db, deps.operatorToken, deps.ready, caps, guesses);
+  adminRoutes(app, db, deps.operatorToken, deps.ready, caps, guesses, storage);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
