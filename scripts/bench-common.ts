@@ -8,6 +8,7 @@ import { createAccount } from '../verdict-api/dist/accounts/accounts.js';
 import { createProject, type Project } from '../verdict-api/dist/accounts/projects.js';
 import { createToken } from '../verdict-api/dist/accounts/tokens.js';
 import { silentLogger } from '../verdict-api/dist/log/logger.js';
+import { NO_STORAGE_QUOTA } from '../verdict-api/dist/limits/storage-quota.js';
 import { startServer, type RunningServer } from '../verdict-api/dist/server.js';
 import { formatDateTime } from '../verdict-api/dist/sql/bind.js';
 import { database, type Database } from '../verdict-api/dist/storage/database.js';
@@ -76,8 +77,8 @@ export async function openBench(kind: EngineKind, options: BenchOptions = {}): P
   }
   const setup = database(engine, DB_NAME);
   const db = options.wrap ? database(options.wrap(engine), DB_NAME) : setup;
-  // One account drives the whole load: its request rate is not limited (the service's default is 100 a second per account).
-  const api = await startServer(db, silentLogger(), '127.0.0.1', 0, { accountRate: null, ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}) }); // applies the migrations
+  // One account drives the whole load: its request rate and its storage are not limited (the service's defaults: 100 requests a second, 50 million rows a day per account).
+  const api = await startServer(db, silentLogger(), '127.0.0.1', 0, { accountRate: null, storageQuota: NO_STORAGE_QUOTA, ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}) }); // applies the migrations
   cleanups.unshift(() => api.close());
   const account = await createAccount(setup, 'bench-account', true);
   const project = await createProject(setup, { accountId: account.accountId, handle: 'bench', defaultBranch: 'main' });

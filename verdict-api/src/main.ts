@@ -12,6 +12,7 @@ import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
 import type { ConnectionLimits } from './limits/connection-limits.js';
 import { ACCOUNT_RATE, type AccountRate } from './limits/account-rate.js';
+import { STORAGE_QUOTA, type StorageQuota } from './limits/storage-quota.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
@@ -49,7 +50,9 @@ environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_U
              STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
              STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server),
              STRESS_GATE_WEBHOOK_ALLOW (none: webhooks reach public addresses only),
-             STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND (100; 0: no limit), STRESS_GATE_ACCOUNT_BURST (1000), LOG_LEVEL (info)
+             STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND (100; 0: no limit), STRESS_GATE_ACCOUNT_BURST (1000),
+             STRESS_GATE_ACCOUNT_ROWS_PER_DAY (50000000), STRESS_GATE_ACCOUNT_MIB_PER_DAY (20480),
+             STRESS_GATE_ACCOUNT_ROWS_RETAINED (10000000000), STRESS_GATE_ACCOUNT_MIB_RETAINED (4194304; 0: no limit), LOG_LEVEL (info)
 embedded chDB allows one process per data directory: against a running embedded server, use --server.`;
 
 class UsageError extends Error {}
@@ -221,6 +224,7 @@ function serverOptions(config: Config) {
     ...(config.STRESS_GATE_VERDICT_CONCURRENCY ? { verdictConcurrency: config.STRESS_GATE_VERDICT_CONCURRENCY } : {}),
     ...(config.STRESS_GATE_WEBHOOK_ALLOW ? { webhookAllow: config.STRESS_GATE_WEBHOOK_ALLOW } : {}),
     ...accountRateOf(config),
+    storageQuota: storageQuotaOf(config),
     ...connectionsOf(config),
   };
 }
@@ -240,6 +244,17 @@ function accountRateOf(config: Config): { accountRate?: AccountRate | null } {
   if (perSecond === undefined && burst === undefined) return {};
   if (perSecond === 0) return { accountRate: null };
   return { accountRate: { perSecond: perSecond ?? ACCOUNT_RATE.perSecond, burst: burst ?? ACCOUNT_RATE.burst } };
+}
+
+/** The storage quota the environment asks for (limits/storage-quota.ts STORAGE_QUOTA for what is unset; 0: no limit). */
+function storageQuotaOf(config: Config): StorageQuota {
+  const mib = (value: number | undefined, fallback: number) => (value === undefined ? fallback : Math.floor(value * 1024 * 1024));
+  return {
+    rowsPerDay: config.STRESS_GATE_ACCOUNT_ROWS_PER_DAY ?? STORAGE_QUOTA.rowsPerDay,
+    bytesPerDay: mib(config.STRESS_GATE_ACCOUNT_MIB_PER_DAY, STORAGE_QUOTA.bytesPerDay),
+    rowsRetained: config.STRESS_GATE_ACCOUNT_ROWS_RETAINED ?? STORAGE_QUOTA.rowsRetained,
+    bytesRetained: mib(config.STRESS_GATE_ACCOUNT_MIB_RETAINED, STORAGE_QUOTA.bytesRetained),
+  };
 }
 
 async function telemetryCommand(config: Config, args: string[]): Promise<number> {

@@ -8,6 +8,7 @@ import { parseAllowList } from './config/webhook-allow-list.js';
 import { systemClock } from './clock/clock.js';
 import { createApp } from './http/app.js';
 import type { AccountRate } from './limits/account-rate.js';
+import type { StorageQuota } from './limits/storage-quota.js';
 import { batchedVerdictLog } from './telemetry/verdict-log.js';
 import { queuedAfterIngest } from './flakiness/on-run-ingested.js';
 import { type ConnectionLimits, connectionServerOptions, defaultConnectionLimits, limitConnections, listenBacklog } from './limits/connection-limits.js';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   accountRate?: AccountRate | null;
   /** Request body bytes each account may hold in flight (default 256 MiB). */
   accountBodyBytes?: number;
+  /** What each account may store (limits/storage-quota.ts STORAGE_QUOTA by default; NO_STORAGE_QUOTA: none, the benchmarks). */
+  storageQuota?: StorageQuota;
   /** Connection caps and timeouts (limits/connection-limits.ts defaultConnectionLimits for what is unset). */
   connections?: Partial<ConnectionLimits>;
   /** Tuning of webhook delivery (tests shorten the backoff). */
@@ -80,6 +83,7 @@ export async function startServer(db: Database, log: Logger, host: string, port:
     webhookTargets,
     ...(options.accountRate !== undefined ? { accountRate: options.accountRate } : {}),
     ...(options.accountBodyBytes !== undefined ? { accountBodyBytes: options.accountBodyBytes } : {}),
+    ...(options.storageQuota !== undefined ? { storageQuota: options.storageQuota } : {}),
     ...(options.operatorToken ? { operatorToken: options.operatorToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.verdictConcurrency ? { verdictConcurrency: options.verdictConcurrency } : {}),

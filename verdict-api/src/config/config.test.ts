@@ -20,7 +20,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ STRESS_GATE_VERDICT_CONCURRENCY: '36' }).STRESS_GATE_VERDICT_CONCURRENCY).toBe(36);
   });
 
+  it('reads the storage quota settings, unset by default (limits/storage-quota.ts decides), 0 allowed', () => {
+    expect(loadConfig({}).STRESS_GATE_ACCOUNT_ROWS_PER_DAY).toBeUndefined();
+    const c = loadConfig({ STRESS_GATE_ACCOUNT_ROWS_PER_DAY: '0', STRESS_GATE_ACCOUNT_MIB_PER_DAY: '0.5', STRESS_GATE_ACCOUNT_ROWS_RETAINED: '1000', STRESS_GATE_ACCOUNT_MIB_RETAINED: '2048' });
+    expect([c.STRESS_GATE_ACCOUNT_ROWS_PER_DAY, c.STRESS_GATE_ACCOUNT_MIB_PER_DAY, c.STRESS_GATE_ACCOUNT_ROWS_RETAINED, c.STRESS_GATE_ACCOUNT_MIB_RETAINED]).toEqual([0, 0.5, 1000, 2048]);
+  });
+
   it.each([
+    [{ STRESS_GATE_ACCOUNT_ROWS_PER_DAY: '-1' }, 'STRESS_GATE_ACCOUNT_ROWS_PER_DAY: must be >= 0'],
+    [{ STRESS_GATE_ACCOUNT_MIB_RETAINED: 'lots' }, 'STRESS_GATE_ACCOUNT_MIB_RETAINED: must be a number'],
     [{ VERDICT_API_PORT: 'eighty' }, 'VERDICT_API_PORT: must be an integer'],
     [{ CLICKHOUSE_URL: 'not a url' }, 'CLICKHOUSE_URL: must be a URL'],
     [{ CLICKHOUSE_DATABASE: 'x; DROP' }, 'CLICKHOUSE_DATABASE: must be a plain identifier'],

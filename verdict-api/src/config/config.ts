@@ -63,6 +63,14 @@ export const ConfigSchema = v.object({
   STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
   /** Each account's API requests at once (its bucket). Default 1000. */
   STRESS_GATE_ACCOUNT_BURST: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
+  /** Rows (test cases and repetitions) each account may store per UTC day. Default 50,000,000; 0: no limit. */
+  STRESS_GATE_ACCOUNT_ROWS_PER_DAY: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(0, 'must be >= 0'))),
+  /** Upload bytes (MiB, fractions allowed) each account may store per UTC day. Default 20,480 (20 GiB); 0: no limit. */
+  STRESS_GATE_ACCOUNT_MIB_PER_DAY: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
+  /** Rows each account may store in all (nothing expires). Default 10,000,000,000; 0: no limit. */
+  STRESS_GATE_ACCOUNT_ROWS_RETAINED: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(0, 'must be >= 0'))),
+  /** Upload bytes (MiB) each account may store in all. Default 4,194,304 (4 TiB); 0: no limit. */
+  STRESS_GATE_ACCOUNT_MIB_RETAINED: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
   /** Connections the API holds at once; more are closed as they arrive. Default: half the process's descriptor limit, at most 10,000. */
   STRESS_GATE_MAX_CONNECTIONS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** Connections one client address holds at once (behind a proxy, all clients are its address: raise it). Default 256. */

@@ -1,6 +1,7 @@
 // Administration over HTTP, so nothing needs the server stopped. The operator (the credential in
 // STRESS_GATE_OPERATOR_TOKEN) creates and entitles accounts and issues their admin credentials;
-// an account's admin credential (or the operator) creates the account's projects.
+// an account's admin credential (or the operator) creates the account's projects and reads its
+// storage usage.
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { createAccount, getAccount, setEntitlement } from '../accounts/accounts.js';
@@ -13,6 +14,8 @@ import type { AppEnv } from './app-env.js';
 import type { BodyCaps } from '../limits/body-caps.js';
 import { guessGuard, identify } from './auth.js';
 import type { GuessLimiter } from '../limits/guess-limit.js';
+import { reachedLimits } from '../limits/storage-quota.js';
+import type { StorageQuotas } from '../limits/storage-usage.js';
 import { jsonBody, optionalJsonBody, uuidParam } from './json-body.js';
 
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
@@ -24,8 +27,8 @@ const ProjectCreate = v.object({
   defaultBranch: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'must be at most 1024 characters'))), null),
 });
 
-/** Adds /api/v1/admin/accounts… (operator) and /api/v1/accounts/:accountId/projects (admin or operator). */
-export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps, guesses: GuessLimiter): void {
+/** Adds /api/v1/admin/accounts… (operator), /api/v1/accounts/:accountId/projects and …/usage (admin or operator). */
+export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: string | undefined, ready: () => Promise<void>, caps: BodyCaps, guesses: GuessLimiter, storage: StorageQuotas): void {
   const operator = async (c: Context) => {
     await ready();
     const caller = await identify(db, c.req.header('Authorization'), operatorToken, guessGuard(c, guesses));
@@ -81,5 +84,12 @@ export function adminRoutes(app: Hono<AppEnv>, db: Database, operatorToken: stri
     const accountId = await accountCaller(c, c.req.param('accountId'));
     const projects = await listProjectsOfAccount(db, accountId);
     return c.json({ projects: projects.map((p) => ({ projectId: p.projectId, handle: p.handle, defaultBranch: p.defaultBranch })) });
+  });
+  // What the account stores against its quota (limits 0: none), as the Projects page shows it.
+  app.get('/api/v1/accounts/:accountId/usage', async (c) => {
+    const accountId = await accountCaller(c, c.req.param('accountId'));
+    await account(accountId);
+    const usage = await storage.usage(accountId);
+    return c.json({ ...usage, quota: storage.quota, reached: reachedLimits(storage.quota, usage) });
   });
 }

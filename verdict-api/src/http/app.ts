@@ -7,10 +7,13 @@ import { type Clock, systemClock } from '../clock/clock.js';
 import { PUBLIC_ONLY, type TargetPolicy } from '../config/webhook-allow-list.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { type AfterIngest, inlineAfterIngest } from '../flakiness/on-run-ingested.js';
+import { accountUsageStore } from '../accounts/account-usage.js';
 import { ACCOUNT_RATE, type AccountRate, AccountRequests } from '../limits/account-rate.js';
 import { InFlightBodies } from '../limits/body-budget.js';
 import { API_GUESS_RATE, GuessLimiter, type GuessRate } from '../limits/guess-limit.js';
 import { type BodyCaps, DEFAULT_BODY_CAPS } from '../limits/body-caps.js';
+import { STORAGE_QUOTA, type StorageQuota } from '../limits/storage-quota.js';
+import { StorageQuotas } from '../limits/storage-usage.js';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/database.js';
 import { directVerdictLog, type VerdictLog } from '../telemetry/verdict-log.js';
@@ -63,6 +66,8 @@ export interface AppDeps {
   accountBodyBytes?: number;
   /** Failed credential lookups per client address. Default API_GUESS_RATE. */
   guessRate?: GuessRate;
+  /** What each account may store (rows and bytes a day and retained; 0: no limit). Default STORAGE_QUOTA. */
+  storageQuota?: StorageQuota;
 }
 
 type Env = AppEnv;
@@ -90,6 +95,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const webhookTargets = deps.webhookTargets ?? PUBLIC_ONLY;
   const rate = deps.accountRate === undefined ? ACCOUNT_RATE : deps.accountRate;
   const bodies = new InFlightBodies(deps.accountBodyBytes);
+  const storage = new StorageQuotas(deps.storageQuota ?? STORAGE_QUOTA, accountUsageStore(db));
   const app = new Hono<Env>();
 
   // The server names each request: a client's X-Request-Id is neither echoed nor logged (a
@@ -116,7 +122,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const guesses = new GuessLimiter(deps.guessRate ?? API_GUESS_RATE);
   projectAuth(api, { db, ready: deps.ready, operatorToken: deps.operatorToken, accountRequests: rate === null ? null : new AccountRequests(rate), guesses });
   settingsRoutes(api, db, clock, caps);
-  runRoutes(api, { ...domain, clock, caps, bodies, afterIngest: deps.afterIngest ?? inlineAfterIngest() });
+  runRoutes(api, { ...domain, clock, caps, bodies, storage, afterIngest: deps.afterIngest ?? inlineAfterIngest() });
   flakyTestRoutes(api, db, clock);
   rampRoutes(api, db, clock);
   historySearchRoutes(api, db);
@@ -133,10 +139,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
   tokenRoutes(api, db, caps);
   viewerRoutes(api, db, caps);
 
-  adminRoutes(app, db, deps.operatorToken, deps.ready, caps, guesses);
+  adminRoutes(app, db, deps.operatorToken, deps.ready, caps, guesses, storage);
   app.route('/api/v1/projects', api);
   // Unknown API paths answer JSON, never the dashboard's sign-in redirect.
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `path: no route ${c.req.method} ${c.req.path}`, field: 'path' } }, 404));
-  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, webhookTargets, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+  if (deps.dashboard !== false) app.route('/', dashboard({ ...domain, clock, ready: deps.ready, caps, webhookTargets, storage, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
   return app;
 }

@@ -24,8 +24,14 @@ export async function optionalJsonBody(c: Context, cap: number): Promise<unknown
  * (json-buffer.ts). Its bytes are held against `budget` while read and parsed.
  */
 export async function testCasesBody(c: Context, cap: number, budget?: BodyBudget): Promise<unknown> {
+  return (await sizedTestCasesBody(c, cap, budget)).document;
+}
+
+/** Like testCasesBody, with the body's size in bytes as received (an upload's storage usage). */
+export async function sizedTestCasesBody(c: Context, cap: number, budget?: BodyBudget): Promise<{ document: unknown; bytes: number }> {
   try {
-    return testCasesOf(await readBody(c, cap, budget));
+    const bytes = await readBody(c, cap, budget);
+    return { document: testCasesOf(bytes), bytes: bytes.length };
   } finally {
     budget?.release();
   }

@@ -1,8 +1,11 @@
 // A project's runs over HTTP: the upload (test insights), the list, one run's page and its
 // Markdown report, and the gate's result on a run. A run id belongs to the credential that
 // uploaded under it first (run-claims/run-claims.ts): another one's upload or gate result is a 409.
+// Uploads count against their account's storage quota (limits/storage-usage.ts), judged before
+// anything is claimed or written: an upload refused for it can be sent again once there is room.
 import type { Hono } from 'hono';
 import * as v from 'valibot';
+import { gateUsage, runUsage } from '../accounts/account-usage.js';
 import type { Principal } from '../accounts/principal.js';
 import type { Clock } from '../clock/clock.js';
 import { RunId } from '../contract.js';
@@ -14,7 +17,9 @@ import { rejectDuplicateFailures, rejectInconsistentTimingSensitive } from '../g
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { InFlightBodies } from '../limits/body-budget.js';
+import type { Logger } from '../log/logger.js';
 import type { BodyCaps } from '../limits/body-caps.js';
+import type { Reservation, StorageQuotas } from '../limits/storage-usage.js';
 import { bodyHash, claim, runOwner } from '../run-claims/run-claims.js';
 import { listRuns } from '../run-page/list-runs.js';
 import { runPage, testCasePage } from '../run-page/run-page.js';
@@ -22,7 +27,7 @@ import { renderRunReport } from '../run-report/render-markdown.js';
 import { parseGateUpload, parseRunUpload } from '../validation/parse-body.js';
 import type { AppEnv } from './app-env.js';
 import { authorizeAdmin } from './authorize.js';
-import { testCasesBody } from './json-body.js';
+import { sizedTestCasesBody } from './json-body.js';
 
 /** What the run routes need besides the domain's dependencies. */
 export interface RunRoutesDeps extends DomainDeps {
@@ -32,11 +37,13 @@ export interface RunRoutesDeps extends DomainDeps {
   bodies: InFlightBodies;
   /** When an upload's flakiness evaluation runs. */
   afterIngest: AfterIngest;
+  /** Each account's storage usage and quota. */
+  storage: StorageQuotas;
 }
 
 /** Adds GET/POST …/runs, GET …/runs/:runId, GET …/runs/:runId/report.md and POST …/runs/:runId/gate. */
 export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
-  const { db, clock, caps, bodies } = deps;
+  const { db, clock, caps, bodies, storage } = deps;
 
   api.get('/:project/runs', async (c) => {
     authorizeAdmin(c.get('principal'), 'runs.list');
@@ -44,7 +51,10 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
   });
   api.post('/:project/runs', async (c) => {
     const principal = c.get('principal');
-    const parsed = parseRunUpload(await testCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId)));
+    // An account at its quota already is refused before its body is read.
+    if (enforced(principal)) await storage.refuseWhenReached(principal.account.accountId);
+    const body = await sizedTestCasesBody(c, caps.runUpload, bodies.budget(principal.account.accountId));
+    const parsed = parseRunUpload(body.document);
     const { project } = principal;
     const now = clock();
     // A merge-request token's run is never the default branch's history (docs/security.md):
@@ -54,8 +64,12 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
       throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
     }
     const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
-    await claimRun(principal, run.runId, now);
-    const result = await ingestRun(db, project, run, now);
+    const reservation = await storage.reserve(principal.account.accountId, runUsage(run, body.bytes), enforced(principal));
+    const result = await stored(reservation, c.get('log'), async () => {
+      await claimRun(principal, run.runId, now);
+      const ingested = await ingestRun(db, project, run, now);
+      return { value: ingested, wrote: !ingested.duplicate };
+    });
     if (!result.duplicate) await deps.afterIngest({ db, log: c.get('log'), notifier: deps.notifier }, project, run, now);
     return c.json(result, 201);
   });
@@ -70,7 +84,9 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
   api.post('/:project/runs/:runId/gate', async (c) => {
     const runId = runIdParam(c.req.param('runId'));
     const principal = c.get('principal');
-    const gate = parseGateUpload(await testCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId)));
+    if (enforced(principal)) await storage.refuseWhenReached(principal.account.accountId);
+    const body = await sizedTestCasesBody(c, caps.gateUpload, bodies.budget(principal.account.accountId));
+    const gate = parseGateUpload(body.document);
     const now = clock();
     // Only the run's own credential writes its gate result, once per shard; a retry of the same
     // result is answered again. A body refused anyway (a repeated identity, two failures with one
@@ -78,11 +94,15 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     rejectDuplicates(gate.testCases, 'testCases');
     rejectDuplicateFailures(gate.testCases);
     rejectInconsistentTimingSensitive(gate.testCases);
-    await claimRun(principal, runId, now);
-    const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
-    if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
-    if (result.repeated) return c.json({ repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, 201);
-    return c.json(await recordGate(db, principal.project, runId, gate), 201);
+    const reservation = await storage.reserve(principal.account.accountId, gateUsage(gate, body.bytes), enforced(principal));
+    const answer = await stored(reservation, c.get('log'), async () => {
+      await claimRun(principal, runId, now);
+      const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
+      if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
+      if (result.repeated) return { value: { repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, wrote: false };
+      return { value: await recordGate(db, principal.project, runId, gate), wrote: true };
+    });
+    return c.json(answer, 201);
   });
 
   /**
@@ -103,6 +123,27 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
     if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
   }
+}
+
+/** Whether the storage quota may refuse the caller's uploads: every credential's but the operator's (its uploads are counted). */
+const enforced = (principal: Principal): boolean => principal.credential !== 'operator';
+
+/**
+ * Runs `write` under `reservation`: its usage is recorded when it wrote, given back when it did not
+ * (a retry of a stored upload) or failed. A usage row that cannot be written is logged, not
+ * answered: the upload is stored, and this process keeps counting it.
+ */
+async function stored<T>(reservation: Reservation, log: Logger, write: () => Promise<{ value: T; wrote: boolean }>): Promise<T> {
+  let outcome: { value: T; wrote: boolean };
+  try {
+    outcome = await write();
+  } catch (error) {
+    reservation.giveBack();
+    throw error;
+  }
+  if (!outcome.wrote) reservation.giveBack();
+  else await reservation.commit().catch((error: unknown) => log.warn({ err: error }, 'storage usage of a stored upload not recorded; it counts in this process only'));
+  return outcome.value;
 }
 
 function runIdParam(value: string): string {

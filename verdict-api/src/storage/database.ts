@@ -41,7 +41,8 @@ export type TableName =
   | 'project_handle_claims'
   | 'project_stress_flags'
   | 'viewer_credentials'
-  | 'access_audit';
+  | 'access_audit'
+  | 'account_usage';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {

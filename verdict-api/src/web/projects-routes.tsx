@@ -1,4 +1,5 @@
-// The signed-in account's list of projects (a viewer's session: its one project).
+// The signed-in account's list of projects (a viewer's session: its one project), and for an
+// admin the account's storage against its quota.
 import type { Hono } from 'hono';
 import { getAccount } from '../accounts/accounts.js';
 import { listProjectsOfAccount } from '../accounts/projects.js';
@@ -7,11 +8,14 @@ import { frame, html } from './respond.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Adds GET /projects. */
-export function projectsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+export function projectsRoutes(web: Hono<WebEnv>, { db, storage }: DashboardDeps): void {
   web.get('/projects', async (c) => {
     const s = c.get('session');
-    const [all, account] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId)]);
-    const projects = s.role === 'viewer' ? all.filter((p) => p.projectId === s.projectId) : all;
-    return html(c, <ProjectsPage frame={frame(c, 'Projects')} projects={projects} entitled={account?.stressGateEntitled ?? false} />);
+    const admin = s.role !== 'viewer';
+    const [all, account, usage] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId), admin ? storage.usage(s.accountId) : null]);
+    const projects = admin ? all : all.filter((p) => p.projectId === s.projectId);
+    // The account's usage is the sum of all its projects': a viewer of one project does not see it.
+    const storageShown = usage === null ? null : { usage, quota: storage.quota };
+    return html(c, <ProjectsPage frame={frame(c, 'Projects')} projects={projects} entitled={account?.stressGateEntitled ?? false} storage={storageShown} />);
   });
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TargetPolicy } from '../config/webhook-allow-list.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { BodyCaps } from '../limits/body-caps.js';
+import type { StorageQuotas } from '../limits/storage-usage.js';
 
 /** What the dashboard needs: the domain's dependencies, the clock, the migration gate. */
 export interface DashboardDeps extends DomainDeps {
@@ -15,6 +16,8 @@ export interface DashboardDeps extends DomainDeps {
   caps: Pick<BodyCaps, 'form' | 'signIn'>;
   /** Where webhooks may go besides public addresses (config/webhook-allow-list.ts). */
   webhookTargets: TargetPolicy;
+  /** Each account's storage usage and quota (the projects page shows them). */
+  storage: StorageQuotas;
 }
 
 /** The Hono environment of the dashboard: the signed-in session and its account's name (session-routes.tsx sets them). */
