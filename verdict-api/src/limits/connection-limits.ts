@@ -91,25 +91,22 @@ export function limitConnections(server: Server, limits: ConnectionLimits, log: 
     stats.refusedTotal++;
     report('total', data?.remoteAddress ?? 'unknown');
   });
-  // A connection over its address's cap is closed before Node's HTTP layer sees it (no parser,
-  // no timers): refusing must cost less than the flood costs to send, or the accept queue fills.
+  // A connection is counted, or closed when over its address's cap, before Node's HTTP layer sees
+  // it (no parser, no timers): refusing must cost less than the flood costs to send, or the accept
+  // queue fills.
   const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
   server.emit = ((event: string | symbol, ...args: unknown[]) => {
     if (event !== 'connection') return emit(event, ...args);
     const socket = args[0] as Socket;
     const address = socket.remoteAddress ?? 'unknown';
-    if ((perAddress.get(address) ?? 0) >= limits.perAddress) {
+    const held = perAddress.get(address) ?? 0;
+    if (held >= limits.perAddress) {
       stats.refusedPerAddress++;
       report('per address', address);
       socket.destroy();
       return true;
     }
-    return emit(event, ...args);
-  }) as Server['emit'];
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    const held = (perAddress.get(address) ?? 0) + 1;
-    perAddress.set(address, held);
+    perAddress.set(address, held + 1);
     stats.open++;
     socket.once('close', () => {
       stats.open--;
@@ -117,6 +114,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, log: 
       if (left === 0) perAddress.delete(address);
       else perAddress.set(address, left);
     });
-  });
+    return emit(event, ...args);
+  }) as Server['emit'];
   return stats;
 }
