@@ -108,6 +108,49 @@ export const TimingSensitive = v.pipe(
 );
 export type TimingSensitive = v.InferOutput<typeof TimingSensitive>;
 
+/** The order probe's bounds on the wire: findings a candidate uploads. */
+export const ORDER_BOUNDS = { findingsPerCase: 5 } as const;
+
+/**
+ * One order dependence the probe found and confirmed in fresh JVMs: the candidate (victim) failed
+ * right after `other`, or `other` (polluter: an existing test) failed right after the candidate.
+ * `failure` is the failing test's evidence in the last replay, as a failed repetition's.
+ */
+export const OrderFinding = v.object({
+  role: v.picklist(['victim', 'polluter']),
+  /** The other test of the pair. */
+  other: TestCaseIdentity,
+  /** Polluter: whether `other` passed alone in a fresh JVM; null for a victim (the candidate passed every repetition alone). */
+  otherPassesAlone: v.nullable(v.boolean()),
+  /** Fresh JVMs that replayed exactly the pair's order, and how many of them failed. */
+  replays: v.pipe(count, v.minValue(1, 'must be >= 1'), v.maxValue(100, 'must be <= 100')),
+  replayFailures: v.pipe(count, v.maxValue(100, 'must be <= 100')),
+  failure: RepetitionFailure,
+});
+export type OrderFinding = v.InferOutput<typeof OrderFinding>;
+
+/**
+ * What the order probe did for one candidate that passed its repetitions: `probed` (every planned
+ * pair ran), `cut` (its budget or the ceiling stopped it: some pairs did not run), `not_run` (why
+ * says: the executor cannot choose an order, no other test ran in its JVM…). `seed` picks the
+ * sampled classes; the same seed and the same build pick the same ones.
+ */
+export const OrderProbe = v.object({
+  status: v.picklist(['probed', 'cut', 'not_run']),
+  why: v.nullable(text(1024)),
+  seed: v.pipe(v.string(), v.regex(/^[0-9]{1,10}$/, 'must be a decimal number below 2^32')),
+  /** Other tests it ran beside (its class's and the sample's), and how many of them ran. */
+  partners: count,
+  partnersRun: count,
+  /** Classes of its module sampled besides its own, of how many. */
+  sampledClasses: count,
+  moduleClasses: count,
+  findings: v.pipe(v.array(OrderFinding), v.maxLength(ORDER_BOUNDS.findingsPerCase, `must hold at most ${ORDER_BOUNDS.findingsPerCase} findings`)),
+  /** Findings left out by the bound. */
+  findingsOmitted: v.optional(count, 0),
+});
+export type OrderProbe = v.InferOutput<typeof OrderProbe>;
+
 /**
  * The method a parameterised invocation's name belongs to: its name up to the first `[`
  * (`adds(int)` of `adds(int)[3]`, `adds` of `adds[2: 1+1]` or `adds[0](1, 2)`); null for a plain
@@ -202,6 +245,11 @@ export const StressParameters = v.object({
    * Optional on the wire, so a CLI reads an older server's parameters.
    */
   timingSensitiveBlocks: v.optional(v.boolean(), false),
+  /**
+   * A new test the order probe found order-dependent (a victim or a polluter) fails the gate in
+   * enforce. Default true; a project can make order findings report-only. Optional on the wire.
+   */
+  orderFindingsBlock: v.optional(v.boolean(), true),
 });
 export type StressParameters = v.InferOutput<typeof StressParameters>;
 
@@ -217,6 +265,7 @@ export const DEFAULT_STRESS_PARAMETERS: StressParameters = {
   bulkChangeRatio: 0.3,
   bulkChangeFloor: 50,
   timingSensitiveBlocks: false,
+  orderFindingsBlock: true,
 };
 
 /** The project's flaky-test policy (consumers that attribute flakiness read it). */
@@ -416,7 +465,8 @@ export const GateUpload = v.object({
         /** Optional telemetry: the first pass's measured duration and the repetitions the curve gave. */
         durationMs: v.optional(v.nullable(durationMs), null),
         plannedRepetitions: v.optional(v.nullable(count), null),
-        outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error']),
+        /** order_dependent: it passed every repetition, and the order probe found it a victim or a polluter (`orderProbe`). */
+        outcome: v.picklist(['passed', 'failed', 'not_stressed', 'error', 'order_dependent']),
         repetitions: v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)),
         /** Optional (older clients send none): the evidence of failed repetitions, within FAILURE_BOUNDS. */
         failures: v.optional(v.pipe(v.array(RepetitionFailure), v.maxLength(FAILURE_BOUNDS.failuresPerCase, `must hold at most ${FAILURE_BOUNDS.failuresPerCase} failures`)), []),
@@ -432,6 +482,8 @@ export const GateUpload = v.object({
          * again alone. Its `failures` and `failureGroups` are then the side-by-side ones.
          */
         timingSensitive: v.optional(v.nullable(TimingSensitive), null),
+        /** Optional (older clients send none): the order probe's result for a candidate that passed its repetitions. */
+        orderProbe: v.optional(v.nullable(OrderProbe), null),
       }),
     ),
     v.maxLength(MAX_IDENTITIES),

@@ -46,6 +46,20 @@ export function reproduceWords(parts: ReproduceParts, id: ReproduceIdentity): st
   return [...launcherWords(parts.launcher), ...parts.tool, '--stress-tests', selectorOf(id), '--repetitions', String(parts.repetitions), ...build];
 }
 
+/**
+ * `<launcher> <tool…> --run-order <first> --run-order <second> -- <build args…>`: the order
+ * probe's pair, run once in that order in one fresh JVM (`parts.repetitions` is not used).
+ */
+export function orderReproduceWords(parts: ReproduceParts, order: readonly ReproduceIdentity[]): string[] {
+  const build = parts.buildArgs.length > 0 ? ['--', ...parts.buildArgs] : [];
+  return [...launcherWords(parts.launcher), ...parts.tool, ...order.flatMap((id) => ['--run-order', selectorOf(id)]), ...build];
+}
+
+/** The order command as one line (see `reproduceCommand`). */
+export function orderReproduceCommand(parts: ReproduceParts, order: readonly ReproduceIdentity[]): string {
+  return orderReproduceWords(parts, order).map(shellWord).join(' ');
+}
+
 /** The command as one line that sh, bash, dash, zsh and fish all read back as `reproduceWords`. */
 export function reproduceCommand(parts: ReproduceParts, id: ReproduceIdentity): string {
   return reproduceWords(parts, id).map(shellWord).join(' ');

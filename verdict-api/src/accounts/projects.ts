@@ -172,6 +172,7 @@ function toProject(r: ProjectRow): Project {
     bulkChangeRatio: num(r.stress_bulk_change_ratio),
     bulkChangeFloor: num(r.stress_bulk_change_floor),
     timingSensitiveBlocks: num(r.timing_sensitive_blocks) === 1,
+    orderFindingsBlock: true,
   };
   return {
     projectId: r.project_id,
