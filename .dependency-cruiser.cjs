@@ -2,7 +2,7 @@
 // build tool, the build tools' adapters do not import each other, the verdict API's domain imports
 // neither http/ nor web/, and the CLI reaches the verdict API only through its published contract.
 /** The CLI's core: the flow of a gate run and everything it decides with, build-tool free. */
-const CORE = '^orchestrator/src/(args|candidates|ceiling|ci-env|comment|config|enforce|evidence|first-pass|format|gate|gated-observation|guard|identity|quarantine|repetitions|report|reproduce|verdict)/';
+const CORE = '^orchestrator/src/(args|candidates|ceiling|ci-env|comment|config|enforce|evidence|first-pass|format|gate|gated-observation|guard|identity|order-probe|quarantine|repetitions|report|reproduce|verdict)/';
 
 module.exports = {
   forbidden: [

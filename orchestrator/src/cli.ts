@@ -13,6 +13,7 @@ import { createLogger } from './log.js';
 import { createMavenAdapter } from './maven/maven-adapter.js';
 import { mavenExecutable } from './maven/maven-setup.js';
 import { packageRoot } from './package-root.js';
+import { runOrder } from './gate/run-order.js';
 import { runStressTests } from './gate/run-stress-tests.js';
 import { terminalSafe } from './format/terminal-safe.js';
 
@@ -76,9 +77,10 @@ export async function main(argv: readonly string[], deps: CliDeps = realDeps()):
           }
         : { prepare: (d, projectDir) => createGradleAdapter({ ...gradle, runBuild: run }, d, projectDir), outputDir: 'build', settingsPrefix: 'stressNewTests.', tool: ['gradle'] };
     if (parsed.kind === 'gradle' && parsed.flags.mavenExecutable !== undefined) throw new UsageError('--maven-executable is for Maven builds (stress-orchestrator mvn …)');
+    if (parsed.flags.runOrder) return await runOrder(parsed.flags, parsed.gradleArgs, { ...core, build });
     if (parsed.flags.stressTests) return await runStressTests(parsed.flags, parsed.gradleArgs, { ...core, build });
     for (const [flag, set] of [['--repetitions', parsed.flags.repetitions], ['--until-failure', parsed.flags.untilFailure]] as const) {
-      if (set !== undefined) throw new UsageError(`${flag} goes with --stress-tests (the gate's repetitions come from the verdict API's curve)`);
+      if (set !== undefined) throw new UsageError(`${flag} goes with --stress-tests or --run-order (the gate's repetitions come from the verdict API's curve)`);
     }
     return await runGate(parsed.flags, parsed.gradleArgs, { ...core, build });
   } catch (e) {

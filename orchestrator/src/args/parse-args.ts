@@ -28,6 +28,11 @@ export interface ToolFlags {
    * these tests as the gate would (`[<module> ]<class>.<test>`, `*` for any run of characters).
    */
   stressTests?: string[];
+  /**
+   * `--run-order <selector>` (repeatable): no gate, no server: run the build, then exactly these
+   * tests in one fresh JVM, each on its own, in this order (the order probe's reproduce command).
+   */
+  runOrder?: string[];
   /** `--repetitions <n>` (with --stress-tests): repetitions per test instead of the duration curve. */
   repetitions?: string;
   /** `--until-failure` (with --stress-tests): stop at the first failed repetition. */
@@ -53,6 +58,7 @@ const VALUE_OPTIONS: Record<string, Exclude<keyof ToolFlags, 'skipQuarantine' | 
   '--project-dir': 'projectDir',
   '--maven-executable': 'mavenExecutable',
   '--stress-tests': 'stressTests',
+  '--run-order': 'runOrder',
   '--repetitions': 'repetitions',
 };
 
@@ -82,7 +88,11 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
                              (repeatable; "[:module ]pkg.Class.test", * for any characters) in
                              fresh JVMs as the gate would; exit 1 when one disagreed with itself,
                              4 when the build failed and none did
-  --repetitions <n>          with --stress-tests: repetitions per test (default: the gate's curve)
+  --run-order <test>         no gate, no server: run the build, then exactly these tests
+                             (repeatable) in one fresh JVM, each on its own, in the order named,
+                             as the order probe ran them; exit 1 when one failed
+  --repetitions <n>          with --stress-tests: repetitions per test (default: the gate's curve);
+                             with --run-order: JVMs that run the order
   --until-failure            with --stress-tests: stop at the first failed repetition
   --skip-quarantine          ignore the quarantine list: run every test, mask nothing
                              (env STRESS_GATE_SKIP_QUARANTINE=1)
@@ -132,6 +142,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       i++;
     }
     if (key === 'stressTests') flags.stressTests = [...(flags.stressTests ?? []), value];
+    else if (key === 'runOrder') flags.runOrder = [...(flags.runOrder ?? []), value];
     else flags[key] = value;
   }
   if (first === 'gradle') return { kind: 'gradle', flags, gradleArgs };

@@ -8,13 +8,14 @@ import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { Mode } from '../config/config.js';
 import { failureEvidence, type CandidateEvidence } from '../evidence/failure-evidence.js';
+import type { CandidateProbe } from '../repetitions/order-probe-result.js';
 import type { RecordedRepetition } from '../repetitions/stress-pass-result.js';
 
 /** Gradle's exit code for a failed build, failed tests included; enforce reuses it. */
 export const FAILED_BUILD_EXIT_CODE = 1;
 
 /** A candidate's outcome; only 'passed' is green. */
-export type CandidateOutcome = 'passed' | 'failed' | 'not_stressed' | 'error' | 'excluded';
+export type CandidateOutcome = 'passed' | 'failed' | 'not_stressed' | 'error' | 'excluded' | 'order_dependent';
 
 /** A candidate with its repetitions and outcome. */
 export interface CandidateResult extends GateCandidate {
@@ -49,6 +50,11 @@ export interface CandidateResult extends GateCandidate {
    * in fresh JVMs, `broken` when it failed every repetition too (enforce/failed-in-build.ts).
    */
   failedInBuild?: 'flaky' | 'broken';
+  /**
+   * The order probe's result (order-probe/), for a candidate that passed every repetition; with a
+   * finding its outcome is `order_dependent`.
+   */
+  orderProbe?: CandidateProbe;
 }
 
 /** What the stress pass knows of one candidate besides its repetitions. */
@@ -120,7 +126,7 @@ export interface GateDecision {
 
 /**
  * Decides the gate. A guard refuses (never blocks, never green); failed candidates that are not
- * muted block in enforce (a repetition JVM that crashed running one is a failure); candidates cut
+ * muted, and order-dependent ones unless `orderFindingsBlock` is off, block in enforce (a repetition JVM that crashed running one is a failure); candidates cut
  * by the ceiling or in error (the gate could not stress them) make the outcome "incomplete" and
  * are warned about but never block: the gate's own trouble is never the reason a merge is blocked.
  */
@@ -129,9 +135,11 @@ export function decideGate(
   firstPassExitCode: number,
   results: readonly CandidateResult[],
   guard: FiredGuard | null,
+  orderFindingsBlock = true,
 ): GateDecision {
   if (guard) return { outcome: 'guarded', blocked: false, wouldHaveBlocked: false, exitCode: firstPassExitCode };
-  const blocking = results.some((r) => !r.muted && r.outcome === 'failed');
+  // An order finding blocks like a failure unless the project made order findings report-only.
+  const blocking = results.some((r) => !r.muted && (r.outcome === 'failed' || (r.outcome === 'order_dependent' && orderFindingsBlock)));
   const partial = results.some((r) => r.outcome === 'not_stressed' || r.outcome === 'error');
   const outcome: GateOutcome = blocking ? 'failed' : partial ? 'incomplete' : 'passed';
   const blocked = mode === 'enforce' && blocking;

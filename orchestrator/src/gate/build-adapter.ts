@@ -5,6 +5,7 @@ import type { TestCaseIdentity } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
+import type { InOrderRunner } from '../repetitions/sequence-run.js';
 import type { Executor, StressPassResult, StressPlanFigures } from '../repetitions/stress-pass-result.js';
 
 /** What the first pass needs from the core: the quarantine, the clock, cancellation. */
@@ -40,6 +41,11 @@ export interface BuildAdapter {
   planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlanFigures>;
   /** Runs the repetitions of `stress` (candidates with a source) as planned, within `ceilingSeconds` (null: no ceiling). */
   stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number | null, plan: StressPlanFigures, options?: StressPassOptions): Promise<StressPassResult>;
+  /**
+   * Runs each sequence of tests (the first pass's) in one fresh JVM, each test on its own and in
+   * that order (the order probe, order-probe/). Called after `stressPass`.
+   */
+  runInOrder: InOrderRunner;
   /** Awaits what the stress pass left running (never rejects); before the temp dir goes. */
   settle?(): Promise<void>;
 }

@@ -12,6 +12,9 @@ import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { detectionPower } from '../report/detection-power.js';
+import { probeOrder } from '../order-probe/order-findings.js';
+import { probeSettings } from '../order-probe/probe-settings.js';
+import type { ProbeSummary } from '../repetitions/order-probe-result.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
@@ -82,6 +85,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   let results: CandidateResult[];
   let stressPass: GateReport['stressPass'] = null;
   let problems: string[] = [];
+  let orderProbe: ProbeSummary | null = null;
   if (guard) {
     results = candidates.map((c) => refused(c, guard.name));
   } else if (stress.length === 0) {
@@ -101,8 +105,24 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     if (!first.passed) results = results.map(judgeFailedInBuild);
     for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, ctx.gradleArgs, r));
     problems = pass.problems;
+    // The order probe, for the candidates that passed every repetition: within its budget and what the ceiling left.
+    const settings = probeSettings(deps.env, verdict.parameters.ceilingSeconds);
+    const probed = await probeOrder(results, first, {
+      settings,
+      ceilingLeftMs: verdict.parameters.ceilingSeconds * 1000 - pass.wallClockMs,
+      concurrency: plan!.concurrency,
+      jvmStartMs: config.jvmStartMs,
+      tool: deps.build.tool,
+      buildArgs: ctx.gradleArgs,
+      signal: deps.signal,
+    }, { build: ctx.build, logger: log, err: deps.err, now: deps.now });
+    results = probed.results;
+    orderProbe = probed.summary;
+    const stopped = cancelled(deps.signal);
+    if (orderProbe?.cancelled || stopped) return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: stopped ?? 'SIGINT' }), stressPass };
   }
-  const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard);
+  const orderBlocks = verdict.parameters.orderFindingsBlock ?? true;
+  const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard, orderBlocks);
   const curve = verdict.parameters.curve;
   return {
     mode,
@@ -116,6 +136,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     candidates: results,
     counts: countCandidates(results),
     stressPass,
+    orderProbe: orderProbe ? { ...orderProbe, blocks: orderBlocks } : null,
     problems,
     notes: first.notes,
     blocked: decision.blocked,

@@ -67,6 +67,9 @@ describe('the gate flow (fake Gradle, fake API)', () => {
         '   Reproduce:',
         // Started from this checkout, not a project's install: the scoped package at this version; the build's arguments after --.
         `     npx -p @stress-gate/orchestrator@${version()} stress-orchestrator gradle --stress-tests ':app com.shop.CheckoutTest.appliesDiscount' --repetitions 50 -- test`,
+        // The new test that passed would be probed for order dependence; with no fork settings it cannot be, and the report says so.
+        ' ! The order probe did not run: :app:test left no fork settings (it did not',
+        "   execute in the first pass). The new tests' order dependence is unknown.",
         '',
         `  Run page: http://api.test/projects/shop/runs/${r.report.runId}`,
         '',

@@ -2,7 +2,8 @@
 // excluded, its repetitions and why it failed; a timing-sensitive one (failed side by side, passed
 // alone) with its side-by-side counts and their evidence, and the parts of its reproduce command. Pure.
 import * as v from 'valibot';
-import { ReproduceParts, type GateUpload } from '#contract';
+import { ORDER_BOUNDS, ReproduceParts, type GateUpload, type OrderProbe } from '#contract';
+import type { CandidateProbe } from '../repetitions/order-probe-result.js';
 import type { GateReport } from '../report/gate-report.js';
 
 /** The upload body, or null when the gate reached no verdict worth recording (off, not entitled, server down). */
@@ -51,7 +52,7 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
               muted: c.muted,
               durationMs: c.durationMs,
               plannedRepetitions: c.expected,
-              outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error',
+              outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error' | 'order_dependent',
               repetitions: c.recorded.map((rep) => ({ repetition: rep.repetition, status: rep.status, durationMs: rep.durationMs })),
               failures: evidence?.failures ?? [],
               failureGroups: evidence?.groups ?? [],
@@ -61,7 +62,24 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
               reproduce: c.reproduceParts && v.is(ReproduceParts, c.reproduceParts) ? c.reproduceParts : null,
               // Sent only for a timing-sensitive candidate (an older server ignores the key).
               ...(c.timingSensitive ? { timingSensitive: { failures: c.timingSensitive.failures, repetitions: c.timingSensitive.repetitions } } : {}),
+              ...(c.orderProbe ? { orderProbe: orderProbeUpload(c.orderProbe) } : {}),
             };
           }),
+  };
+}
+
+/** The probe's result as the contract has it: at most ORDER_BOUNDS.findingsPerCase findings, the rest counted. */
+function orderProbeUpload(p: CandidateProbe): OrderProbe {
+  const kept = p.findings.filter((f) => f.evidence).slice(0, ORDER_BOUNDS.findingsPerCase);
+  return {
+    status: p.status,
+    why: p.why === null ? null : p.why.slice(0, 1024),
+    seed: String(p.seed),
+    partners: p.partners,
+    partnersRun: p.partnersRun,
+    sampledClasses: p.sampledClasses,
+    moduleClasses: p.moduleClasses,
+    findings: kept.map((f) => ({ role: f.role, other: { module: f.other.module, suite: f.other.suite, name: f.other.name }, otherPassesAlone: f.otherPassesAlone, replays: f.replays, replayFailures: f.replayFailures, failure: f.evidence! })),
+    findingsOmitted: p.findings.length - kept.length,
   };
 }

@@ -10,6 +10,7 @@ import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
 import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
+import { runInOrder } from '../jvm/in-order.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 import { runGradleExecutor } from './gradle-executor.js';
 import { runGradleFirstPass } from './gradle-first-pass.js';
@@ -68,6 +69,17 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
       const pass = await runAdapterDirectPass(targets.targets, targets.unrunnable, context, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
+    // The order probe runs each test as the direct executor would, whichever executor ran the repetitions.
+    runInOrder: (sequences, options) =>
+      runInOrder(
+        sequences,
+        async (tests) => {
+          const t = await gradleTargets(tests, setup.manifest, platformConfig);
+          return t.ok ? t : { why: t.why };
+        },
+        { runnerJar: setup.runnerJar, outputDir: path.join(projectDir, 'build', 'stress-gate') },
+        options,
+      ),
     settle: () => archives.settle(),
   };
 }

@@ -35,12 +35,14 @@ export interface RunnerRequest {
   selections: readonly Selection[];
   configurationParameters: Record<string, string>;
   systemProperties: Record<string, string>;
+  /** The order probe: each selection on its own, in order, a repeated one run again (`order sequence`). */
+  sequence?: boolean;
 }
 
 /** The request file's text. */
 export function requestText(request: RunnerRequest, outFile: string): string {
   const kind = request.selections[0]?.kind ?? 'junit4';
-  const lines = [`kind ${kind}`, `out ${escapeValue(outFile)}`];
+  const lines = [`kind ${kind}`, `out ${escapeValue(outFile)}`, ...(request.sequence ? ['order sequence'] : [])];
   for (const [k, v] of Object.entries(request.systemProperties)) lines.push(`property ${escapeValue(k)}=${escapeValue(v)}`);
   if (kind === 'platform') for (const [k, v] of Object.entries(request.configurationParameters)) lines.push(`config ${escapeValue(k)}=${escapeValue(v)}`);
   // A selection repeated (two occurrences of one Parameterized name) is asked for once.
@@ -52,7 +54,7 @@ export function requestText(request: RunnerRequest, outFile: string): string {
         : s.kind === 'junit4'
           ? `test ${escapeValue(s.className)}\t${escapeValue(s.name)}`
           : `test ${[s.className, s.name, s.method, String(s.invocation)].map(escapeValue).join('\t')}`;
-    if (!asked.has(line)) lines.push(line);
+    if (request.sequence || !asked.has(line)) lines.push(line);
     asked.add(line);
   }
   return `${lines.join('\n')}\n`;

@@ -6,6 +6,7 @@ import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
 import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
+import { runInOrder } from '../jvm/in-order.js';
 import { runMavenFirstPass, type ForkSource } from './maven-first-pass.js';
 import { prepareMaven, type MavenExecutable } from './maven-setup.js';
 import { mavenTargets } from './maven-targets.js';
@@ -32,6 +33,7 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
       const pass = await runAdapterDirectPass(targets, unrunnable, passContext, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
+    runInOrder: (sequences, options) => runInOrder(sequences, async (tests) => mavenTargets(tests, sources), { runnerJar: setup.runnerJar, outputDir: path.join(projectDir, 'target', 'stress-gate') }, options),
     settle: () => archives.settle(),
   };
 }

@@ -3,6 +3,7 @@
 import type { GateOutcome } from '#contract';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { CandidateResult } from '../enforce/outcome.js';
+import type { ProbeSummary } from '../repetitions/order-probe-result.js';
 import type { DetectionPower } from './detection-power.js';
 
 /** Why the gate did not get as far as a verdict on candidates, when it did not. */
@@ -31,7 +32,7 @@ export interface GateReport {
   ceilingSeconds: number | null;
   guard: FiredGuard | null;
   candidates: CandidateResult[];
-  counts: { examined: number; stressed: number; excluded: number; notStressed: number; errors: number };
+  counts: { examined: number; stressed: number; excluded: number; notStressed: number; errors: number; orderDependent?: number };
   stressPass: {
     wallClockMs: number;
     cut: boolean;
@@ -55,6 +56,8 @@ export interface GateReport {
     /** The direct executor's JDK class archive: mapped by every JVM, recorded in this pass, or not used. */
     classArchive?: 'used' | 'recorded' | 'off';
   } | null;
+  /** The order probe after the repetitions (null: it did not run); `blocks`: the project's policy on its findings. */
+  orderProbe?: (ProbeSummary & { blocks: boolean }) | null;
   /** The gate's own problems in the stress pass (broken or missing repetition XML, a failed build). */
   problems: string[];
   notes: string[];
@@ -79,9 +82,10 @@ export function countCandidates(candidates: readonly CandidateResult[]): GateRep
   const n = (o: CandidateResult['outcome']) => candidates.filter((c) => c.outcome === o).length;
   return {
     examined: candidates.length,
-    stressed: n('passed') + n('failed'),
+    stressed: n('passed') + n('failed') + n('order_dependent'),
     excluded: n('excluded'),
     notStressed: n('not_stressed'),
     errors: n('error'),
+    orderDependent: n('order_dependent'),
   };
 }

@@ -21,6 +21,7 @@ export function renderReport(r: GateReport, runPage: string | null = null): stri
     const width = Math.max(0, ...labels.map((l) => l.length));
     doc.rows.forEach((row, i) => lines.push(`  ${labels[i]!.padEnd(width)}   ${row.repetitions}, ${terminalSafe(row.outcome)}`));
     if (doc.pass) lines.push(`  ${doc.pass}`);
+    if (doc.probe) lines.push(...wrap(doc.probe, '  ', '  '));
     if (doc.detection) lines.push(...wrap(doc.detection, '  ', '  '));
     if (doc.findings.length || doc.warnings.length) lines.push('');
     for (const f of doc.findings) lines.push(...finding(f));
@@ -34,10 +35,11 @@ function finding(f: Finding): string[] {
   const lines = warn(f.sentence);
   if (f.groups) lines.push(...wrap(terminalSafe(f.groups), '   ', '     '));
   if (f.first) {
-    lines.push(`   First failure, repetition ${f.first.repetition}:`);
+    lines.push(`   ${f.firstLabel ? terminalSafe(f.firstLabel) : `First failure, repetition ${f.first.repetition}`}:`);
     lines.push(...terminalLines(f.first.text).map((l) => `     ${l}`));
   }
   if (f.omitted) lines.push(`   (${plural(f.omitted, 'more failed repetition')} ${f.omitted === 1 ? 'is' : 'are'} not described: the report keeps the first 20; their files are under the build's stress-gate/repetitions folder)`);
+  if (f.files) lines.push(`   Its files: ${terminalSafe(f.files)}`);
   if (f.reproduce) lines.push('   Reproduce:', `     ${terminalSafe(f.reproduce)}`);
   return lines;
 }

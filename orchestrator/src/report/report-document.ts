@@ -34,6 +34,10 @@ export interface Finding {
   /** Failures the evidence's bound left out. */
   omitted: number;
   reproduce: string | null;
+  /** How `first` is introduced, when not as a repetition's ("Failure of X in the last replay"). */
+  firstLabel?: string;
+  /** Where the JVM's files are, when the finding names them. */
+  files?: string;
 }
 
 /** The report, before it is laid out for a terminal or for Markdown. */
@@ -48,6 +52,8 @@ export interface ReportDocument {
   findings: Finding[];
   /** How the stress pass ran: "10 repetitions in 2 JVMs at a time", or null when it did not run. */
   pass: string | null;
+  /** How the order probe ran: "3 new tests beside 41 other tests in 3 JVMs (seed 12), 4.2s", or null when it did not run. */
+  probe: string | null;
   /** Warnings after the findings: cuts, the gate's own problems. */
   warnings: Rich[];
   /** The run page in the dashboard (server URL + path), when the run was uploaded. */
@@ -66,7 +72,7 @@ export function runPageUrl(serverUrl: string | undefined, project: string | unde
 export function reportDocument(r: GateReport, runPage: string | null = null): ReportDocument | null {
   const stop = r.stop;
   if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, warnings: [], detection: null, runPage };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, probe: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text: [text], warning });
   switch (stop?.kind) {
@@ -101,10 +107,12 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   }
   const c = r.counts;
   const unstressed = c.notStressed + c.errors;
-  const extra = unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : '';
+  const order = c.orderDependent ? `, ${c.orderDependent} order-dependent` : '';
+  const extra = `${order}${unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : ''}`;
   doc.counts = `${plural(c.examined, r.mode === 'local' ? 'test case' : 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   doc.rows = reportRows(r);
   doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
+  doc.probe = probeWords(r);
   doc.findings = findings(r);
   doc.warnings = warnings(r);
   const power = detectionPower(r.candidates);
@@ -128,6 +136,31 @@ export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 
   const took = p.aloneMs ? ` (${formatDuration(p.aloneMs)} of the pass's ${formatDuration(p.wallClockMs)})` : '';
   const then = alone ? `, then ${plural(alone, 'JVM')} again alone for what failed side by side${took}: ${p.jvms} JVMs in all` : '';
   return `${plural(repetitions, 'repetition')} in ${first}${then}${gradle}`;
+}
+
+/** "Order probe: 3 new tests beside 41 other tests (their classes' and 6 sampled classes), 3 JVMs, 4.2s, seed 123". */
+function probeWords(r: GateReport): string | null {
+  const p = r.orderProbe;
+  if (!p || p.why !== null) return null;
+  return `Order probe (seed ${p.seed}): ${plural(p.candidates, 'new test')}, each run right before and right after other tests of its module (${plural(p.pairs, 'pair')} in all), in ${plural(p.jvms, 'JVM')}, ${formatDuration(p.wallClockMs)} (budget ${formatDuration(p.budgetMs)})`;
+}
+
+/** What the probe could not do, and what failed beside a new test without being confirmed. */
+function probeWarnings(r: GateReport): Rich[] {
+  const out: Rich[] = [];
+  const p = r.orderProbe;
+  if (!p) return out;
+  const names = testNames(r.candidates);
+  if (p.why !== null) out.push([`The order probe did not run: ${p.why}. The new tests' order dependence is unknown.`]);
+  r.candidates.forEach((c, i) => {
+    const o = c.orderProbe;
+    if (!o) return;
+    if (o.status === 'cut' && p.why === null) out.push([code(names[i]!), ` was not fully probed for order dependence: ${o.why}.`]);
+    if (o.status === 'not_run' && p.why === null) out.push([code(names[i]!), ` was not probed for order dependence: ${o.why}.`]);
+    if (o.classPartnersLeftOut) out.push([code(names[i]!), ` ran beside a sample of its class: ${plural(o.classPartnersLeftOut, 'other test')} of its class did not run beside it.`]);
+    for (const note of o.notes) out.push([code(names[i]!), ` (order probe): ${note}.`]);
+  });
+  return out;
 }
 
 /**
@@ -161,8 +194,39 @@ function findings(r: GateReport): Finding[] {
     return { ...evidenceOf(c), sentence: c.mismatch ? [...sentence, ` ${everyTimeWords(c.mismatch)}`] : sentence };
   });
   const timing = r.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive);
+  const orderBlocks = r.orderProbe?.blocks ?? true;
+  const order = r.candidates
+    .filter((c) => c.outcome === 'order_dependent')
+    .flatMap((c) =>
+      (c.orderProbe?.findings ?? []).map((f): Finding => {
+        const name = code(names.get(c)!);
+        const other = code(`${f.other.suite.slice(f.other.suite.lastIndexOf('.') + 1)}.${f.other.name}`);
+        const verdict = c.muted
+          ? 'it is muted, so it cannot fail the gate.'
+          : r.mode === 'local'
+            ? ''
+            : !orderBlocks
+              ? 'Order findings are report-only in this project, so it does not block this merge request.'
+              : `It ${blocks} this merge request.${r.mode === 'report' ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
+        const what =
+          f.role === 'victim'
+            ? rich`${name} is order-dependent: it passed every repetition alone, and fails right after ${other} (${f.replayFailures} of ${plural(f.replays, 'fresh JVM')} that ran ${other} then it; seed ${String(r.orderProbe?.seed ?? c.orderProbe?.seed ?? '')}): ${other} leaves state behind that it depends on. ${verdict}`
+            : rich`${name} is order-dependent: it breaks ${other}, an existing test, which fails right after it (${f.replayFailures} of ${plural(f.replays, 'fresh JVM')} that ran it then ${other}; seed ${String(r.orderProbe?.seed ?? c.orderProbe?.seed ?? '')}) and passes alone. ${verdict}`;
+        const failure = f.evidence;
+        return {
+          sentence: what,
+          groups: null,
+          first: failure ? { repetition: f.replays, text: firstFailureText(failure) } : null,
+          omitted: 0,
+          reproduce: f.reproduce ?? null,
+          firstLabel: `Failure of ${f.role === 'victim' ? names.get(c)! : `${f.other.suite.slice(f.other.suite.lastIndexOf('.') + 1)}.${f.other.name}`} in the last replay`,
+          files: f.dir,
+        };
+      }),
+    );
   return [
     ...out,
+    ...order,
     ...timing.map((c): Finding => ({
       ...evidenceOf({ ...c, evidence: c.timingSensitive!.evidence, failures: c.timingSensitive!.failures }),
       sentence: rich`${code(names.get(c)!)} ${timingWords(c)} (a timeout or a race under load, probably a real flake): it passed all ${plural(c.recorded.length, 'repetition')} run again alone, so it does not ${r.mode === 'local' ? 'count as failed' : 'block this merge request (a project setting makes it block)'}.`,
@@ -230,6 +294,7 @@ function warnings(r: GateReport): Rich[] {
   r.candidates.forEach((c, i) => {
     if (c.outcome === 'error' && c.mismatch?.length) out.push([code(names[i]!), ` ${everyTimeWords(c.mismatch)}`]);
   });
+  out.push(...probeWarnings(r));
   out.push(...r.problems.map((p) => [p]));
   return out;
 }

@@ -72,11 +72,19 @@ function outcomeWords(c: CandidateResult, r: GateReport): { repetitions: string;
       if (c.failedInBuild === 'flaky') return { repetitions, outcome: `failed in the build, passed ${ran - c.failures} of ${ran}: flaky` };
       if (c.failedInBuild === 'broken') return { repetitions, outcome: 'failed in the build and every time: broken' };
       return { repetitions, outcome: `${c.failures} failed${c.timingSensitive ? ' side by side (passed alone: timing-sensitive)' : ''}${c.crashed ? ` (${crashWords(c.crashed)})` : ''}${c.muted ? ' (muted: cannot fail the gate)' : ''}` };
+    case 'order_dependent':
+      return { repetitions, outcome: `passed, but order-dependent: ${orderWords(c)}${c.muted ? ' (muted)' : ''}` };
     case 'not_stressed':
       return { repetitions, outcome: `not stressed (${c.why})` };
     case 'error':
       return { repetitions, outcome: `not stressed (gate error: ${c.why})` };
   }
+}
+
+/** "fails after OrderTest.leavesState; breaks LedgerTest.sums". */
+export function orderWords(c: CandidateResult): string {
+  const simple = (s: string) => s.slice(s.lastIndexOf('.') + 1);
+  return (c.orderProbe?.findings ?? []).map((f) => `${f.role === 'victim' ? 'fails after' : 'breaks'} ${simple(f.other.suite)}.${f.other.name}`).join('; ');
 }
 
 /** "failed 2 of 10 side by side: timing-sensitive". */
@@ -96,6 +104,8 @@ function groupWords(invocations: readonly CandidateResult[], r: GateReport): { r
   if (failed.length) parts.push(`${failed.length} failed: ${failed.map((c) => `${index(c)} ${c.failures} of ${c.recorded.length}`).join(', ')}${failed.some((c) => c.muted) ? ' (muted ones cannot fail the gate)' : ''}`);
   const timing = of('passed').filter((c) => c.timingSensitive);
   if (timing.length) parts.push(`${timing.length} timing-sensitive (failed side by side, passed alone): ${timing.map(index).join(', ')}`);
+  const order = of('order_dependent');
+  if (order.length) parts.push(`${order.length} order-dependent: ${order.map((c) => `${index(c)} ${orderWords(c)}`).join(', ')}`);
   const passed = of('passed').length;
   if (passed) parts.push(passed === invocations.length ? 'passed' : `${passed} passed`);
   for (const o of ['not_stressed', 'error'] as const) {

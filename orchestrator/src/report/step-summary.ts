@@ -21,11 +21,12 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
     }
     lines.push('');
     if (doc.pass) lines.push(`Stress pass: ${escapeProse(doc.pass)}.`, '');
+    if (doc.probe) lines.push(`${escapeProse(doc.probe)}.`, '');
     if (doc.detection) lines.push(escapeProse(doc.detection), '');
     for (const f of doc.findings) {
       lines.push(`> ⚠️ ${markdown(f.sentence)}`, '');
       if (f.groups) lines.push(markdown([{ code: f.groups }]), '');
-      if (f.first) lines.push(`First failure, repetition ${f.first.repetition}:`, '', markdownBlock(f.first.text), '');
+      if (f.first) lines.push(`${f.firstLabel ? escapeProse(f.firstLabel) : `First failure, repetition ${f.first.repetition}`}:`, '', markdownBlock(f.first.text), '');
       if (f.omitted) lines.push(escapeProse(`${plural(f.omitted, 'more failed repetition')} ${f.omitted === 1 ? 'is' : 'are'} not described (the report keeps the first 20).`), '');
       if (f.reproduce) lines.push('Reproduce it without the server:', '', markdownBlock(f.reproduce, 'sh'), '');
     }
@@ -36,7 +37,9 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
         ? "**The build failed, and a new test is flaky**: rerunning CI until it passes would merge it. The build's failure stands."
         : "**The build failed**: its new tests failed every time (broken); fix them as any failing test."
       : r.blocked
-      ? '**Blocked**: a new test disagreed with itself.'
+      ? r.candidates.some((c) => c.outcome === 'failed' && !c.muted)
+        ? '**Blocked**: a new test disagreed with itself.'
+        : '**Blocked**: a new test depends on the order of tests.'
       : r.wouldHaveBlocked
         ? r.mode === 'local'
           ? '**A test disagreed with itself.**'

@@ -32,6 +32,11 @@ final class Recorder {
         this.out = new FileOutputStream(file, true);
     }
 
+    /** Step {@code index} of a sequence starts (its results follow until the next step line). */
+    void step(int index) {
+        write("{\"event\":\"step\",\"index\":" + index + "}");
+    }
+
     /** A test started. {@code ids}: uniqueId, legacyName, displayName (platform only, else null). */
     void started(String className, String name, String[] ids) {
         write(head("started", className, name, ids).append('}').toString());

@@ -22,6 +22,9 @@ import java.util.Map;
  * <li>{@code test <class> TAB <name> [TAB <method> TAB <invocation>]}: a JUnit 4 or TestNG test by
  *     class and name as the JUnit XML names it (TestNG: also the method and the 0-based invocation
  *     of a data-provider method, -1 for all).</li>
+ * <li>{@code order sequence}: run each {@code select} or {@code test} line on its own, in the
+ *     request's order, one after another in this JVM, a line repeated running again (the order
+ *     probe); each step starts with a {@code {"event":"step","index":i}} line in the results.</li>
  * </ul>
  * Several {@code select} or {@code test} lines run in their order, each recorded apart. Other
  * lines are ignored. The runner never reads standard input: the orchestrator starts it at end of
@@ -30,6 +33,8 @@ import java.util.Map;
 final class Request {
     String kind = "junit4";
     File out;
+    /** {@code order sequence}: each selection runs alone, in order (see {@link #steps}). */
+    boolean sequence;
     final Map<String, String> properties = new LinkedHashMap<>();
     final Map<String, String> config = new LinkedHashMap<>();
     final List<String> uniqueIds = new ArrayList<>();
@@ -46,6 +51,7 @@ final class Request {
             int tab = raw.indexOf('\t');
             switch (key) {
                 case "kind": r.kind = raw; break;
+                case "order": r.sequence = "sequence".equals(raw); break;
                 case "out": r.out = new File(unescape(raw)); break;
                 case "select": r.uniqueIds.add(unescape(raw)); break;
                 case "property": if (eq > 0) r.properties.put(unescape(raw.substring(0, eq)), unescape(raw.substring(eq + 1))); break;
@@ -60,6 +66,31 @@ final class Request {
                 default: break;
             }
         }
+        return r;
+    }
+
+    /** A request per selection, in order, each with this request's kind, output, properties and configuration. */
+    List<Request> steps() {
+        List<Request> steps = new ArrayList<>();
+        for (String id : uniqueIds) {
+            Request step = sameSettings();
+            step.uniqueIds.add(id);
+            steps.add(step);
+        }
+        for (String[] test : tests) {
+            Request step = sameSettings();
+            step.tests.add(test);
+            steps.add(step);
+        }
+        return steps;
+    }
+
+    private Request sameSettings() {
+        Request r = new Request();
+        r.kind = kind;
+        r.out = out;
+        r.properties.putAll(properties);
+        r.config.putAll(config);
         return r;
     }
 

@@ -15,6 +15,9 @@ import dev.stressgate.jvm.fork.JvmJson;
  * or TestNG, each in a class of its own, loaded by name so that a project without that framework
  * never links it) and records them (see {@link Recorder}), each selection apart and in order.
  *
+ * With {@code order sequence} (the order probe) each selection runs on its own, in the request's
+ * order, a repeated one again, in this one JVM.
+ *
  * <p>Usage: {@code StressRunner <request file>} (see {@link Request}). A selection that matches no
  * test gets an {@code unrunnable} line saying why. Exits 0 when the runner worked (a failing or
  * unrunnable test is a result), 2 when nothing could run at all (the framework is missing, or the
@@ -70,7 +73,15 @@ public final class StressRunner {
             return 2;
         }
         try {
-            prepare(kind[1], request, recorder).run();
+            if (!request.sequence) prepare(kind[1], request, recorder).run();
+            else {
+                // The order probe: each selection on its own, in order, in this one JVM.
+                java.util.List<Request> steps = request.steps();
+                for (int i = 0; i < steps.size(); i++) {
+                    recorder.step(i);
+                    prepare(kind[1], steps.get(i), recorder).run();
+                }
+            }
         } catch (NoClassDefFoundError e) {
             // A launcher class other than the probe above is missing: the same cause.
             if (e.getMessage() == null || !e.getMessage().startsWith("org/junit/platform/launcher/")) throw e;

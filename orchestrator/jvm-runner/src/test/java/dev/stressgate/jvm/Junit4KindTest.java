@@ -62,4 +62,19 @@ class Junit4KindTest {
         assertEquals(Collections.singletonList("adds[0]=FAILURE"), run.results(), run.toString());
         assertEquals("no parameters in this JVM", run.events("finished").get(0).getAsJsonObject("failure").get("message").getAsString(), run.toString());
     }
+
+    @Test
+    void anOrderSequenceRunsEachStepAloneInOrderRepeatsIncluded(@TempDir Path dir) throws Exception {
+        RunnerJvm.Run run = RunnerJvm.run(dir, JUNIT4, "junit4", Collections.<String>emptyList(),
+            "order sequence",
+            "test fixtures.Junit4Order\tneedsClean",
+            "test fixtures.Junit4Order\tpollutes",
+            "test fixtures.Junit4Order\tneedsClean",
+            "test fixtures.Junit4Sample\tpasses");
+        assertEquals(0, run.exitCode, run.toString());
+        // The request's order, not the class's; the repeated step ran again, after the polluter.
+        assertEquals(Arrays.asList("needsClean=SUCCESS", "pollutes=SUCCESS", "needsClean=FAILURE", "passes=SUCCESS"), run.results(), run.toString());
+        assertEquals(4, run.events("step").size(), run.toString());
+        assertEquals(3, run.events("step").get(3).get("index").getAsInt(), run.toString());
+    }
 }

@@ -1,0 +1,85 @@
+// The order probe inside the gate: which candidates it probes (those that passed every repetition,
+// not muted), beside which tests (every test the build ran and passed), within what budget, and
+// what it changes: a candidate with a confirmed finding is `order_dependent`. Each finding gets the
+// command that replays exactly its pair's order.
+import { orderReproduceCommand } from '#reproduce';
+import type { CandidateResult } from '../enforce/outcome.js';
+import { failureEvidence } from '../evidence/failure-evidence.js';
+import type { FirstPass } from '../first-pass/first-pass.js';
+import type { Logger } from '../log.js';
+import { reproduction } from '../reproduce/reproduce-command.js';
+import type { ProbeTest } from './plan-probe.js';
+import type { ProbeSettings } from './probe-settings.js';
+import type { InOrderRunner } from '../repetitions/sequence-run.js';
+import { runOrderProbe, type CandidateProbe, type ProbeSummary } from './run-probe.js';
+
+/** What the gate's probe step needs. */
+export interface OrderStep {
+  settings: ProbeSettings;
+  /** What the ceiling left after the repetitions (ms); null: no ceiling. */
+  ceilingLeftMs: number | null;
+  concurrency: number;
+  jvmStartMs: number;
+  tool: readonly string[];
+  buildArgs: readonly string[];
+  signal?: AbortSignal | undefined;
+}
+
+/** The probe's key of a test: where the first pass ran it (unique in a run). */
+export function probeKey(suite: string, source: ProbeTest['source']): string {
+  return [source.task, suite, source.xmlName, String(source.occurrence)].join('\u0000');
+}
+
+/** The tests the build ran and passed, as the probe runs them. */
+export function probePool(first: FirstPass): ProbeTest[] {
+  return first.cases
+    .filter((c) => c.status === 'success' && !c.muted)
+    .map((c) => {
+      const source = { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) };
+      return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
+    });
+}
+
+/** Candidates the probe takes: passed every repetition, not muted, passed in the build. */
+export function probedCandidates(results: readonly CandidateResult[]): CandidateResult[] {
+  return results.filter((r) => r.outcome === 'passed' && !r.muted && r.source !== null && r.firstPassStatus !== 'failure');
+}
+
+/** Runs the probe for `results` and returns them with its findings; the summary is null when nothing was probed. */
+export async function probeOrder(results: CandidateResult[], first: FirstPass, step: OrderStep, deps: { build: { runInOrder: InOrderRunner }; logger: Logger; err: (t: string) => void; now: () => number }): Promise<{ results: CandidateResult[]; summary: ProbeSummary | null }> {
+  const probed = probedCandidates(results);
+  if (!step.settings.enabled || probed.length === 0) return { results, summary: null };
+  const budgetMs = Math.min(step.settings.budgetSeconds * 1000, step.ceilingLeftMs ?? Number.MAX_SAFE_INTEGER);
+  if (budgetMs <= 0) {
+    const why = 'the repetitions used the whole ceiling: no time was left for the order probe';
+    const summary: ProbeSummary = { seed: step.settings.seed, candidates: probed.length, pairs: 0, jvms: 0, predictedMs: 0, budgetMs: 0, wallClockMs: 0, cut: true, cancelled: false, why };
+    return { results: results.map((r) => (probed.includes(r) ? { ...r, orderProbe: notRun(step.settings.seed, why, 'cut') } : r)), summary };
+  }
+  const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: probeKey(r.suite, r.source!), source: r.source! }));
+  const { perCandidate, summary } = await runOrderProbe(
+    { candidates, pool: probePool(first), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
+    deps,
+  );
+  return {
+    results: results.map((r) => {
+      if (!probed.includes(r)) return r;
+      const probe = perCandidate.get(probeKey(r.suite, r.source!));
+      if (!probe) return r;
+      if (!probe.findings.length) return { ...r, orderProbe: probe };
+      const parts = reproduction(step.tool, step.buildArgs, r).reproduceParts;
+      const findings = probe.findings.map((f) => {
+        const order = f.role === 'victim' ? [f.other, r] : [r, f.other];
+        // The failing test's evidence, bounded and trimmed to its own frames as a failed repetition's.
+        const failing = f.role === 'victim' ? r.suite : f.other.suite;
+        const evidence = failureEvidence(failing, [{ repetition: f.replays, status: 'failure', durationMs: 0, failure: f.failure }])?.failures[0];
+        return { ...f, reproduce: orderReproduceCommand(parts, order), ...(evidence ? { evidence } : {}) };
+      });
+      return { ...r, outcome: 'order_dependent' as const, orderProbe: { ...probe, findings }, ...reproduction(step.tool, step.buildArgs, r) };
+    }),
+    summary,
+  };
+}
+
+function notRun(seed: number, why: string, status: 'cut' | 'not_run'): CandidateProbe {
+  return { status, why, seed, partners: 0, partnersRun: 0, classPartnersLeftOut: 0, sampledClasses: 0, moduleClasses: 0, findings: [], notes: [] };
+}
