@@ -2,6 +2,7 @@
 // plugin jar), checked before Gradle runs: a bad value is a usage error, never a stack trace.
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { probeSettings } from './probe-settings.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const BOOLEANS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
@@ -35,6 +36,8 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
   booleanEnv(env, 'STRESS_GATE_TRUST_SETTINGS_URL');
   booleanEnv(env, 'STRESS_GATE_SKIP_QUARANTINE');
   booleanEnv(env, 'STRESS_GATE_CLASS_ARCHIVE', true);
+  // The order probe's keys (on, seed, budget): checked before the build, as the others.
+  probeSettings(env, null, () => 0);
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);

@@ -96,6 +96,14 @@ describe('decideGate', () => {
     expect(decideGate('report', 0, [cut], null).outcome).not.toBe('passed');
   });
 
+  it('an order-dependent candidate blocks in enforce by default; a project can make order findings report-only', () => {
+    const order = { ...passed, outcome: 'order_dependent' as const };
+    expect(decideGate('enforce', 0, [passed, order], null)).toEqual({ outcome: 'failed', blocked: true, wouldHaveBlocked: true, exitCode: 1 });
+    expect(decideGate('report', 0, [order], null)).toEqual({ outcome: 'failed', blocked: false, wouldHaveBlocked: true, exitCode: 0 });
+    expect(decideGate('enforce', 0, [passed, order], null, false)).toEqual({ outcome: 'passed', blocked: false, wouldHaveBlocked: false, exitCode: 0 });
+    expect(decideGate('enforce', 0, [{ ...order, muted: true }], null)).toMatchObject({ blocked: false });
+  });
+
   it('a guard never yields passed, whatever the candidates say', () => {
     const guard = { name: 'candidate_cap' as const, count: 250, reason: 'Candidate cap: …' };
     const d = decideGate('enforce', 0, [passed, passed], guard);

@@ -13,7 +13,7 @@ import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
 import { detectionPower } from '../report/detection-power.js';
 import { probeOrder } from '../order-probe/order-findings.js';
-import { probeSettings } from '../order-probe/probe-settings.js';
+import { probeSettings } from '../config/probe-settings.js';
 import type { ProbeSummary } from '../repetitions/order-probe-result.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import type { VerdictClient } from '../verdict/verdict-client.js';

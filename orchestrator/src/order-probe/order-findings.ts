@@ -9,7 +9,7 @@ import type { FirstPass } from '../first-pass/first-pass.js';
 import type { Logger } from '../log.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import type { ProbeTest } from './plan-probe.js';
-import type { ProbeSettings } from './probe-settings.js';
+import type { ProbeSettings } from '../config/probe-settings.js';
 import type { InOrderRunner } from '../repetitions/sequence-run.js';
 import { runOrderProbe, type CandidateProbe, type ProbeSummary } from './run-probe.js';
 
@@ -56,10 +56,20 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
     return { results: results.map((r) => (probed.includes(r) ? { ...r, orderProbe: notRun(step.settings.seed, why, 'cut') } : r)), summary };
   }
   const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: probeKey(r.suite, r.source!), source: r.source! }));
-  const { perCandidate, summary } = await runOrderProbe(
-    { candidates, pool: probePool(first), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
-    deps,
-  );
+  let probe: Awaited<ReturnType<typeof runOrderProbe>>;
+  try {
+    probe = await runOrderProbe(
+      { candidates, pool: probePool(first), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
+      deps,
+    );
+  } catch (e) {
+    // The probe's own trouble: said, never a finding, and the repetitions' verdicts stand.
+    deps.logger.warn({ err: e }, 'the order probe failed');
+    const why = `it failed: ${(e as Error).message}`;
+    const summary: ProbeSummary = { seed: step.settings.seed, candidates: probed.length, pairs: 0, jvms: 0, predictedMs: 0, budgetMs, wallClockMs: 0, cut: false, cancelled: false, why };
+    return { results: results.map((r) => (probed.includes(r) ? { ...r, orderProbe: notRun(step.settings.seed, why, 'not_run') } : r)), summary };
+  }
+  const { perCandidate, summary } = probe;
   return {
     results: results.map((r) => {
       if (!probed.includes(r)) return r;
