@@ -2,19 +2,12 @@
 // plugin jar), checked before Gradle runs: a bad value is a usage error, never a stack trace.
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { booleanEnv } from './boolean-env.js';
 import { probeSettings } from './probe-settings.js';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const BOOLEANS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
+export { booleanEnv };
 
-/** Parses a boolean key: 1/true/yes or 0/false/no (any case); unset or empty is `fallback`. */
-export function booleanEnv(env: NodeJS.ProcessEnv, key: string, fallback = false): boolean {
-  const raw = env[key]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  const value = BOOLEANS[raw];
-  if (value === undefined) throw new UsageError(`${key}: expected 1, true, yes, 0, false or no; got ${JSON.stringify(env[key])}`);
-  return value;
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Throws a UsageError naming the first environment key whose value cannot be used. */
 export function checkEnvironment(env: NodeJS.ProcessEnv): void {

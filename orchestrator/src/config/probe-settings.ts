@@ -1,7 +1,7 @@
 // The order probe's settings from the environment: on or off, its seed, its budget. A bad value is
 // a usage error naming the key.
 import { randomInt } from 'node:crypto';
-import { booleanEnv } from './environment.js';
+import { booleanEnv } from './boolean-env.js';
 import { UsageError } from '../errors.js';
 
 /** The share of the ceiling the probe may take by default. */
