@@ -3,7 +3,7 @@ import { candidate, classifyCandidate, reps } from '../../test/support/builders.
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { silentLogger } from '../log.js';
 import type { InOrderOutcome } from '../repetitions/sequence-run.js';
-import { probeOrder } from './order-findings.js';
+import { probedCandidates, probeOrder } from './order-findings.js';
 import { probeSettings } from '../config/probe-settings.js';
 
 const passed = classifyCandidate(candidate('addsItem'), reps(10), false);
@@ -51,6 +51,15 @@ describe('probeOrder', () => {
     }));
     expect(results[0]!.orderProbe).toBeUndefined();
     expect(summary).toBeNull();
+  });
+});
+
+describe('probedCandidates', () => {
+  it('takes the first of a method\'s new invocations only, and never a failed, muted or build-failed one', () => {
+    const inv = (n: number) => classifyCandidate(candidate(`adds[${n}]`, { group: 'adds' }), reps(10), false);
+    const muted = classifyCandidate(candidate('muted', { muted: true }), reps(10), false);
+    const failedInBuild = { ...passed, name: 'inBuild', firstPassStatus: 'failure' as const };
+    expect(probedCandidates([inv(1), inv(2), inv(3), passed, failed, muted, failedInBuild]).map((r) => r.name)).toEqual(['adds[1]', 'addsItem']);
   });
 });
 

@@ -40,9 +40,19 @@ export function probePool(first: FirstPass): ProbeTest[] {
     });
 }
 
-/** Candidates the probe takes: passed every repetition, not muted, passed in the build. */
+/**
+ * Candidates the probe takes: passed every repetition, not muted, passed in the build; of the new
+ * invocations of one method (candidate.group), the first only: they share its code and its state.
+ */
 export function probedCandidates(results: readonly CandidateResult[]): CandidateResult[] {
-  return results.filter((r) => r.outcome === 'passed' && !r.muted && r.source !== null && r.firstPassStatus !== 'failure');
+  const groups = new Set<string>();
+  return results.filter((r) => {
+    if (r.outcome !== 'passed' || r.muted || r.source === null || r.firstPassStatus === 'failure') return false;
+    if (r.group === undefined) return true;
+    if (groups.has(r.group)) return false;
+    groups.add(r.group);
+    return true;
+  });
 }
 
 /** Runs the probe for `results` and returns them with its findings; the summary is null when nothing was probed. */
