@@ -30,10 +30,13 @@ export function probeKey(suite: string, source: ProbeTest['source']): string {
   return [source.task, suite, source.xmlName, String(source.occurrence)].join('\u0000');
 }
 
-/** The tests the build ran and passed, as the probe runs them. */
-export function probePool(first: FirstPass): ProbeTest[] {
+/**
+ * The tests the build ran and passed, as the probe runs them, but the new tests the repetitions
+ * found flaky (`flaky`, by probe key): a partner that fails by itself would only make noise.
+ */
+export function probePool(first: FirstPass, flaky: ReadonlySet<string> = new Set()): ProbeTest[] {
   return first.cases
-    .filter((c) => c.status === 'success' && !c.muted)
+    .filter((c) => c.status === 'success' && !c.muted && !flaky.has(probeKey(c.suite, { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence })))
     .map((c) => {
       const source = { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) };
       return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
@@ -69,7 +72,7 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
   let probe: Awaited<ReturnType<typeof runOrderProbe>>;
   try {
     probe = await runOrderProbe(
-      { candidates, pool: probePool(first), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
+      { candidates, pool: probePool(first, new Set(results.filter((r) => r.outcome === 'failed' && r.source).map((r) => probeKey(r.suite, r.source!)))), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
       deps,
     );
   } catch (e) {

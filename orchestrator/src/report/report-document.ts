@@ -138,11 +138,11 @@ export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 
   return `${plural(repetitions, 'repetition')} in ${first}${then}${gradle}`;
 }
 
-/** "Order probe: 3 new tests beside 41 other tests (their classes' and 6 sampled classes), 3 JVMs, 4.2s, seed 123". */
+/** "Order probe (seed 123): 3 new tests, 41 pairs, 3 JVMs, 4.2s of a 2m 30s budget": each pair a new test run right before and right after another. */
 function probeWords(r: GateReport): string | null {
   const p = r.orderProbe;
   if (!p || p.why !== null) return null;
-  return `Order probe (seed ${p.seed}): ${plural(p.candidates, 'new test')}, each run right before and right after other tests of its module (${plural(p.pairs, 'pair')} in all), in ${plural(p.jvms, 'JVM')}, ${formatDuration(p.wallClockMs)} (budget ${formatDuration(p.budgetMs)})`;
+  return `Order probe (seed ${p.seed}): ${plural(p.candidates, 'new test')}, ${plural(p.pairs, 'pair')}, ${plural(p.jvms, 'JVM')}, ${formatDuration(p.wallClockMs)} of a ${formatDuration(p.budgetMs)} budget`;
 }
 
 /** What the probe could not do, and what failed beside a new test without being confirmed. */
