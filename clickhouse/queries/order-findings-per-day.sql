@@ -1,13 +1,13 @@
 -- Question: How often does the order probe find a new test order-dependent on merge requests, in which role, and how often does a bound keep it from checking?
 -- Tunes: stress.orderFindingsBlock (whether order findings block in enforce), and the probe's budget (cut) against the ceiling.
--- Read: per project, one row per day of the gate's upload and a 'total' row. order_dependent counts candidates found order-dependent, apart from failed ones (they passed every repetition alone); blocking those whose findings failed the gate (the project's setting when recorded; muted ones included: the query does not read mutes); victim_findings and polluter_findings the findings uploaded by role; probed, cut and not_run the candidates the probe ran on whole, cut short, or not at all. Only runs on a branch other than the project's default one count. A steady cut share means the probe's budget is too small for the ceiling; many polluters blocking well-known tests may mean a shared-state problem in the existing suite, not in the new tests.
-SELECT handle AS project, day, order_dependent, blocking, victim_findings, polluter_findings, probed, cut, not_run
+-- Read: per project, one row per day of the gate's upload and a 'total' row. order_dependent_tests counts candidates found order-dependent, apart from failed ones (they passed every repetition alone); blocking those whose findings failed the gate (the project's setting when recorded; muted ones included: the query does not read mutes); victim_findings and polluter_findings the findings uploaded by role; probed, cut and not_run the candidates the probe ran on whole, cut short, or not at all. Only runs on a branch other than the project's default one count. A steady cut share means the probe's budget is too small for the ceiling; many polluters blocking well-known tests may mean a shared-state problem in the existing suite, not in the new tests.
+SELECT handle AS project, day, order_dependent_tests, blocking, victim_findings, polluter_findings, probed, cut, not_run
 FROM
 (
     SELECT
         project_id,
         day_text AS day,
-        countIf(order_dependent = 1) AS order_dependent,
+        countIf(order_dependent = 1) AS order_dependent_tests,
         countIf(order_dependent = 1 AND order_findings_block = 1) AS blocking,
         sum(victims) AS victim_findings,
         sum(polluters) AS polluter_findings,
@@ -26,7 +26,7 @@ FROM
                 FROM {db}.gate_order_probes FINAL
                 WHERE {project_filter} AND recorded_at >= {since}
             ) AS probes
-            ANY INNER JOIN
+            ALL INNER JOIN
             (
                 SELECT project_id, run_id, any(git_branch) AS git_branch
                 FROM {db}.test_runs
