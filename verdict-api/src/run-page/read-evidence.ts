@@ -52,9 +52,9 @@ const nonEmpty = (value: unknown): string | null => (value === '' ? null : Strin
 
 /**
  * The evidence of the candidates in `scope` (a run's rows, all shards), keyed by test_case_id:
- * of `ids` only when given (the candidates on the page).
+ * of `ids` only when given (the candidates on the page). `orderProbes` false: the run has none, not read.
  */
-export async function readEvidence(db: Database, runScope: Sql, ids?: readonly string[]): Promise<Map<string, CandidateEvidence>> {
+export async function readEvidence(db: Database, runScope: Sql, ids?: readonly string[], orderProbes = true): Promise<Map<string, CandidateEvidence>> {
   const byId = new Map<string, CandidateEvidence>();
   if (ids !== undefined && ids.length === 0) return byId;
   const scope = ids === undefined ? runScope : sql`${runScope} AND toString(test_case_id) IN ${idSet(ids)}`;
@@ -77,7 +77,7 @@ export async function readEvidence(db: Database, runScope: Sql, ids?: readonly s
     SELECT toString(test_case_id) AS id, failures_omitted FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const reproduce = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, parts FROM ${db.t('gate_candidate_reproduce')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
-  const probes = await readOrderProbes(db, scope);
+  const probes = orderProbes ? await readOrderProbes(db, scope) : new Map<string, ShownOrderProbe>();
   const identities = reproduce.length === 0 && probes.size === 0 ? [] : await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const timing = await db.engine.query<Row>(sql`

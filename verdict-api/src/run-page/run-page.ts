@@ -260,18 +260,19 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
   const [candidateCounts] = await db.engine.query<Record<string, unknown>>(sql`
     SELECT uniqExact(test_case_id) AS total, uniqExactIf(test_case_id, outcome = 'failed') AS failed, uniqExactIf(test_case_id, outcome = 'failed' AND muted = 0) AS unmuted
     FROM ${db.t('gate_candidates')} FINAL WHERE ${scope}`);
-  // Counted per candidate, not per shard: its first shard's setting stands (as its evidence's does).
-  const [orderCounts] = await db.engine.query<Record<string, unknown>>(sql`
-    SELECT uniqExactIf(test_case_id, order_dependent = 1) AS dependent,
-      uniqExactIf(test_case_id, order_dependent = 1 AND order_findings_block = 1 AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} AND muted = 1)) AS blocking,
-      sum(victims) AS victim_findings, sum(polluters) AS polluter_findings, uniqExactIf(test_case_id, status = 'cut') AS cut, uniqExactIf(test_case_id, status = 'not_run') AS not_run
-    FROM ${db.t('gate_order_probes')} FINAL WHERE ${scope}`);
   const strips = candidateIds.length === 0 ? [] : await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, repetition, toString(status) AS result, duration_ms FROM ${db.t('test_case_run_repetitions')} FINAL
     WHERE ${scope} AND source = 'stress' AND toString(test_case_id) IN ${idSet(candidateIds)} ORDER BY id, repetition`);
   const timings = await db.engine.query<Record<string, unknown>>(sql`
     SELECT wall_clock_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope} AND has_pass = 1`);
-  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds);
+  // Counted per candidate, not per shard: its first shard's setting stands (as its evidence's does).
+  const [orderCounts] = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT uniqExactIf(test_case_id, order_dependent = 1) AS dependent,
+      uniqExactIf(test_case_id, order_dependent = 1 AND order_findings_block = 1 AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} AND muted = 1)) AS blocking,
+      count() AS probes, sum(victims) AS victim_findings, sum(polluters) AS polluter_findings, uniqExactIf(test_case_id, status = 'cut') AS cut, uniqExactIf(test_case_id, status = 'not_run') AS not_run
+    FROM ${db.t('gate_order_probes')} FINAL WHERE ${scope}`);
+  // A run without order probes (most, and every older CLI's) skips reading them.
+  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds, num(orderCounts?.['probes'] ?? 0) > 0);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
   const stripOf = new Map<string, GateCandidate['repetitions']>();
   for (const r of strips) {
