@@ -31,10 +31,13 @@ const refused = (...testCases: unknown[]) => {
 describe('the order probe of a gate upload', () => {
   it('accepts an order_dependent test case with findings, and probes that found nothing on others', () => {
     expect(refused(testCase(), testCase({ name: 'other', outcome: 'passed', orderProbe: { ...testCase().orderProbe, status: 'not_run', why: 'no other test', findings: [] } }), testCase({ name: 'old', outcome: 'passed', orderProbe: undefined }))).toBeNull();
+    // Every finding past the CLI's bound: still order_dependent.
+    expect(refused(testCase({ orderProbe: { ...testCase().orderProbe, findings: [], findingsOmitted: 2 } }))).toBeNull();
   });
 
   it.each([
     ['order_dependent without a probe', testCase({ orderProbe: null }), 'testCases[0].orderProbe'],
+    ['order_dependent without a finding, uploaded or omitted', testCase({ orderProbe: { ...testCase().orderProbe, findings: [] } }), 'testCases[0].orderProbe'],
     ['findings on a failed test case', testCase({ outcome: 'failed', repetitions: reps([2]) }), 'testCases[0].orderProbe'],
     ['a failed repetition of an order_dependent one', testCase({ repetitions: reps([2]) }), 'testCases[0].repetitions[1]'],
     ['no failed replay', testCase({ orderProbe: { ...testCase().orderProbe, findings: [finding({ replayFailures: 0 })] } }), 'testCases[0].orderProbe.findings[0].replayFailures'],

@@ -17,8 +17,8 @@ const refuse = (field: string, message: string): never => {
 /**
  * An order-dependent candidate passed every repetition and its probe found a victim or a polluter;
  * any other candidate's probe found none (the probe runs for candidates that passed). Refuses the
- * first contradiction, naming its field: `testCases[2].orderProbe` (order_dependent without
- * findings, or findings on another outcome), `testCases[2].repetitions[4]` (a failed repetition of
+ * first contradiction, naming its field: `testCases[2].orderProbe` (order_dependent without a
+ * finding, uploaded or omitted, or findings on another outcome), `testCases[2].repetitions[4]` (a failed repetition of
  * an order-dependent one), `testCases[2].orderProbe.findings[1].replayFailures` (more than replays,
  * or none: a finding is confirmed by failed replays) and `…findings[1].other` (the candidate itself).
  */
@@ -27,7 +27,8 @@ export function rejectInconsistentOrderProbes(cases: readonly GateCase[]): void 
     const probe = t.orderProbe;
     const field = `testCases[${i}].orderProbe`;
     if (t.outcome === 'order_dependent') {
-      if (!probe || probe.findings.length === 0) refuse(field, 'an order_dependent test case carries its order probe with at least one finding');
+      // Its findings may all be past the CLI's bound (findingsOmitted), but it has one.
+      if (!probe || probe.findings.length + probe.findingsOmitted === 0) refuse(field, 'an order_dependent test case carries its order probe with at least one finding');
       const failed = t.repetitions.findIndex((r) => r.status === 'failure');
       if (failed >= 0) refuse(`testCases[${i}].repetitions[${failed}]`, 'an order_dependent test case passed every repetition; this one failed (its outcome is failed)');
     } else if (probe && probe.findings.length > 0) {
