@@ -11,6 +11,6 @@ SELECT
     round(countIf(first_failure_at >= 1 AND first_failure_at <= k) / greatest(countIf(failures > 0), 1), 4) AS share_within_k
 FROM {db}.gate_candidate_stats FINAL
 ARRAY JOIN [1, 2, 3, 5, 10] AS k
-WHERE {project_filter} AND recorded_at >= {since} AND outcome IN ('passed', 'failed') AND k <= planned_repetitions
+WHERE {project_filter} AND recorded_at >= {since} AND outcome IN ('passed', 'failed', 'order_dependent') AND k <= planned_repetitions
 GROUP BY planned, k
 ORDER BY planned DESC, k

@@ -1,6 +1,7 @@
 // What an account stores, measured and kept (account_usage, migration 0039): the storage quota's
 // figures. An upload's rows are the test-case and repetition rows it carries (a run's test cases
-// and organic repetitions; a gate's candidates, stress repetitions and failure records), its bytes
+// and organic repetitions; a gate's candidates, stress repetitions, failure records and order
+// probes with their findings), its bytes
 // the bytes of its request body as received: both known before anything is written, and what a
 // tenant controls. The few rows an upload writes besides (the run row, a gate's verdict and
 // timings) are not counted.
@@ -20,7 +21,7 @@ export function runUsage(run: Pick<ParsedRunUpload, 'testCases'>, bytes: number)
 /** The usage of a gate upload of `bytes` bytes. */
 export function gateUsage(gate: Pick<ParsedGateUpload, 'testCases'>, bytes: number): Usage {
   let rows = gate.testCases.length;
-  for (const t of gate.testCases) rows += t.repetitions.length + t.failures.length;
+  for (const t of gate.testCases) rows += t.repetitions.length + t.failures.length + (t.orderProbe ? 1 + t.orderProbe.findings.length : 0);
   return { rows, bytes };
 }
 

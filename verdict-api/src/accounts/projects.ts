@@ -82,6 +82,10 @@ export async function writeProject(db: Database, p: Project): Promise<void> {
   await db.engine.insert(db.t('project_stress_flags'), [
     { project_id: p.projectId, timing_sensitive_blocks: p.stress.timingSensitiveBlocks ? 1 : 0, version: nextVersion() },
   ]);
+  // 0040 stores the order setting inverted: no row (a project from before it) reads as its default, block.
+  await db.engine.insert(db.t('project_order_flags'), [
+    { project_id: p.projectId, order_findings_report_only: p.stress.orderFindingsBlock ? 0 : 1, version: nextVersion() },
+  ]);
   await db.engine.insert(db.t('projects'), [
     {
       project_id: p.projectId,
@@ -119,20 +123,28 @@ interface ProjectRow {
   stress_bulk_change_floor: unknown;
   /** From project_stress_flags; 0 (the default) for a project with no row there. */
   timing_sensitive_blocks: unknown;
+  /** From project_order_flags; 0 (order findings block, the default) for a project with no row there. */
+  order_findings_report_only: unknown;
 }
 
 /**
- * The projects matching `where`, each with its stress flags beside it (0035). A project created
- * before 0035 has no flags row: the LEFT JOIN gives 0, the flags' defaults. The subquery has an
- * alias because chDB requires one; 18.16 takes it too.
+ * The projects matching `where`, each with its stress flags beside it (0035, 0040). A project
+ * created before 0035 has no flags row: the LEFT JOIN gives 0, the flags' defaults (0040's flag is
+ * stored inverted so that 0 is its default too). The two flag tables are joined inside the
+ * subquery, one JOIN a SELECT, as 18.16 requires; every settings write writes both, 0035's first.
+ * The subqueries have aliases because chDB requires them; 18.16 takes them too.
  */
 function selectProjects(db: Database, where: Sql, orderBy: Sql = sql``): Promise<ProjectRow[]> {
   return db.engine.query<ProjectRow>(sql`
     SELECT project_id, account_id, handle, default_branch, flaky_auto_mark, flaky_auto_mark_threshold, flaky_cooldown_days,
       flaky_auto_quarantine, stress_curve, stress_candidate_cap, stress_ceiling_seconds, stress_bulk_change_ratio,
-      stress_bulk_change_floor, timing_sensitive_blocks
+      stress_bulk_change_floor, timing_sensitive_blocks, order_findings_report_only
     FROM ${db.t('projects')} FINAL
-    ANY LEFT JOIN (SELECT project_id, timing_sensitive_blocks FROM ${db.t('project_stress_flags')} FINAL) AS flags USING project_id
+    ANY LEFT JOIN (
+      SELECT project_id, timing_sensitive_blocks, order_findings_report_only
+      FROM (SELECT project_id, timing_sensitive_blocks FROM ${db.t('project_stress_flags')} FINAL) AS timing
+      ANY LEFT JOIN (SELECT project_id, order_findings_report_only FROM ${db.t('project_order_flags')} FINAL) AS ordering USING project_id
+    ) AS flags USING project_id
     WHERE ${where} ${orderBy}`);
 }
 
@@ -172,7 +184,7 @@ function toProject(r: ProjectRow): Project {
     bulkChangeRatio: num(r.stress_bulk_change_ratio),
     bulkChangeFloor: num(r.stress_bulk_change_floor),
     timingSensitiveBlocks: num(r.timing_sensitive_blocks) === 1,
-    orderFindingsBlock: true,
+    orderFindingsBlock: num(r.order_findings_report_only) !== 1,
   };
   return {
     projectId: r.project_id,

@@ -1,6 +1,6 @@
 // Records a stress pass as one gated observation: repetitions with source 'stress', the
 // per-candidate outcomes with their failure evidence (for a timing-sensitive one, its side-by-side
-// failures), and the gate's verdict on the run.
+// failures; for one the order probe ran on, what it did and found), and the gate's verdict on the run.
 // Consumers that attribute flakiness filter source = 'organic', so nothing here marks a test
 // flaky project-wide.
 import type { Project } from '../accounts/projects.js';
@@ -11,11 +11,13 @@ import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { candidateStatsRow, gateTimingRow } from '../telemetry/gate-telemetry.js';
 import { candidateEvidenceRow, candidateReproduceRow, failureRow, groupRow, rejectDuplicateFailures, rejectInconsistentTimingSensitive, timingSensitiveRow } from './evidence-rows.js';
+import { orderFindingRows, orderProbeRow, rejectInconsistentOrderProbes } from './order-probe-rows.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
   rejectDuplicates(gate.testCases, 'testCases');
   rejectDuplicateFailures(gate.testCases);
   rejectInconsistentTimingSensitive(gate.testCases);
+  rejectInconsistentOrderProbes(gate.testCases);
   const recordedAt = formatDateTime(now);
   const common = { project_id: project.projectId, run_id: runId, shard_index: gate.shard.index };
   const cases = gate.testCases.map((t) => ({ t, id: testCaseId(project.projectId, t) }));
@@ -25,7 +27,8 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('test_case_run_repetitions'), repetitions);
   await db.engine.insert(
     db.t('gate_candidates'),
-    cases.map(({ t, id }) => ({ ...common, test_case_id: id, module: t.module, suite: t.suite, name: t.name, muted: t.muted ? 1 : 0, outcome: t.outcome, recorded_at: recordedAt })),
+    // 0009's Enum8 has no order_dependent: such a candidate passed every repetition, and 0041 says the rest.
+    cases.map(({ t, id }) => ({ ...common, test_case_id: id, module: t.module, suite: t.suite, name: t.name, muted: t.muted ? 1 : 0, outcome: t.outcome === 'order_dependent' ? 'passed' : t.outcome, recorded_at: recordedAt })),
   );
   await db.engine.insert(db.t('gate_candidate_stats'), cases.map(({ t, id }) => candidateStatsRow(common, id, t, recordedAt)));
   await db.engine.insert(db.t('gate_timings'), [gateTimingRow(common, gate.timing, recordedAt)]);
@@ -35,6 +38,8 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('gate_candidate_evidence'), cases.flatMap<Record<string, unknown>>(({ t, id }) => candidateEvidenceRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_candidate_reproduce'), cases.flatMap<Record<string, unknown>>(({ t, id }) => candidateReproduceRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_timing_sensitive'), cases.flatMap<Record<string, unknown>>(({ t, id }) => timingSensitiveRow(common, id, t, recordedAt) ?? []));
+  await db.engine.insert(db.t('gate_order_findings'), cases.flatMap(({ t, id }) => orderFindingRows(common, id, t, recordedAt)));
+  await db.engine.insert(db.t('gate_order_probes'), cases.flatMap<Record<string, unknown>>(({ t, id }) => orderProbeRow(common, id, t, project.stress.orderFindingsBlock, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_verdicts'), [
     {
       ...common,

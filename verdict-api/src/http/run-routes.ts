@@ -14,6 +14,7 @@ import { BadRequestError, VerdictApiError } from '../errors/errors.js';
 import type { AfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
 import { rejectDuplicateFailures, rejectInconsistentTimingSensitive } from '../gated-observation/evidence-rows.js';
+import { rejectInconsistentOrderProbes } from '../gated-observation/order-probe-rows.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
 import { ingestRun } from '../ingest/ingest-run.js';
 import type { InFlightBodies } from '../limits/body-budget.js';
@@ -90,10 +91,11 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     const now = clock();
     // Only the run's own credential writes its gate result, once per shard; a retry of the same
     // result is answered again. A body refused anyway (a repeated identity, two failures with one
-    // repetition number, an inconsistent timing-sensitive case) claims nothing.
+    // repetition number, an inconsistent timing-sensitive case or order probe) claims nothing.
     rejectDuplicates(gate.testCases, 'testCases');
     rejectDuplicateFailures(gate.testCases);
     rejectInconsistentTimingSensitive(gate.testCases);
+    rejectInconsistentOrderProbes(gate.testCases);
     const reservation = await storage.reserve(principal.account.accountId, gateUsage(gate, body.bytes), enforced(principal));
     const answer = await stored(reservation, c.get('log'), async () => {
       await claimRun(principal, runId, now);

@@ -47,3 +47,6 @@ export function firstOfEachSignature(groups: readonly { repetitions: readonly nu
 export function cutWords(cut: TextCut): string {
   return `${cut.shown.toLocaleString('en-US')} of ${cut.of.toLocaleString('en-US')} characters`;
 }
+
+/** Order findings shown a candidate: every one a shard uploads (the contract's ORDER_BOUNDS), the rest of a second shard counted. */
+export const ORDER_FINDINGS_SHOWN = 5;

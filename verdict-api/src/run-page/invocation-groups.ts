@@ -110,6 +110,12 @@ export function groupLine(g: InvocationGroup, index: (text: string) => string): 
     const more = timing.length - named.length;
     parts.push(`${timing.length} timing-sensitive (failed side by side, passed alone; not blocking): ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
   }
+  const ordered = rest.filter((c) => c.outcome === 'order_dependent');
+  if (ordered.length > 0) {
+    const named = ordered.slice(0, MAX_INVOCATIONS_NAMED).map((c) => index(invocationIndex(c, g.method)));
+    const more = ordered.length - named.length;
+    parts.push(`${ordered.length} order-dependent (passed alone, failed or made another test fail in a shared JVM): ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
+  }
   const passed = rest.filter((c) => c.outcome === 'passed' && c.timingSensitive === null).length;
   if (passed > 0) parts.push(passed === inv.length ? 'passed' : `${passed} passed`);
   const notStressed = rest.filter((c) => c.outcome === 'not_stressed').length;

@@ -6,15 +6,16 @@
 // signatures a candidate (LIMIT … BY), their text cut in SQL, so a 16 MiB gate upload is never
 // read whole; what was left out is counted.
 import * as v from 'valibot';
-import { type FailureGroup, type RepetitionFailure, ReproduceParts, type TimingSensitive } from '../contract.js';
+import { type FailureGroup, ReproduceParts, type TimingSensitive } from '../contract.js';
 import { idSet } from '../presence/presence.js';
-import { reproduceCommand } from '../reproduce-command.js';
+import { orderReproduceCommand, reproduceCommand } from '../reproduce-command.js';
 import { type Sql, sql } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
-import { FAILURES_SHOWN, firstOfEachSignature, GROUPS_SHOWN, TEXT_SHOWN, type TextCuts, traceShown } from './evidence-bounds.js';
+import { FAILURES_SHOWN, firstOfEachSignature, GROUPS_SHOWN } from './evidence-bounds.js';
+import { FAILURE_COLUMNS, type ShownFailure, shownFailure } from './shown-failure.js';
+import { findingOrder, readOrderProbes, type ShownOrderProbe } from './read-order-probes.js';
 
-/** A failure as shown: its text cut to the page's bounds (`cut` names each field cut; absent when none was). */
-export type ShownFailure = RepetitionFailure & { cut?: TextCuts };
+export type { ShownFailure };
 
 /** Why one candidate disagreed with itself, as uploaded by the CLI (empty for older clients). */
 export interface CandidateEvidence {
@@ -36,20 +37,24 @@ export interface CandidateEvidence {
    * are those, numbered as the side-by-side repetitions were). Null when it is not timing-sensitive.
    */
   timingSensitive: TimingSensitive | null;
+  /**
+   * What the order probe did for it (it passed its repetitions), with its findings bounded
+   * (read-order-probes.ts); null when no probe was uploaded for it.
+   */
+  orderProbe?: ShownOrderProbe | null;
 }
 
 /** No evidence: a candidate that passed, or one uploaded by a client that sends none. */
-export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, failuresNotShown: 0, failureGroupsNotShown: 0, reproduceCommand: null, timingSensitive: null };
+export const NO_EVIDENCE: CandidateEvidence = { failures: [], failureGroups: [], failuresOmitted: 0, failuresNotShown: 0, failureGroupsNotShown: 0, reproduceCommand: null, timingSensitive: null, orderProbe: null };
 
 type Row = Record<string, unknown>;
 const nonEmpty = (value: unknown): string | null => (value === '' ? null : String(value));
-const T = TEXT_SHOWN;
 
 /**
  * The evidence of the candidates in `scope` (a run's rows, all shards), keyed by test_case_id:
- * of `ids` only when given (the candidates on the page).
+ * of `ids` only when given (the candidates on the page). `orderProbes` false: the run has none, not read.
  */
-export async function readEvidence(db: Database, runScope: Sql, ids?: readonly string[]): Promise<Map<string, CandidateEvidence>> {
+export async function readEvidence(db: Database, runScope: Sql, ids?: readonly string[], orderProbes = true): Promise<Map<string, CandidateEvidence>> {
   const byId = new Map<string, CandidateEvidence>();
   if (ids !== undefined && ids.length === 0) return byId;
   const scope = ids === undefined ? runScope : sql`${runScope} AND toString(test_case_id) IN ${idSet(ids)}`;
@@ -59,14 +64,9 @@ export async function readEvidence(db: Database, runScope: Sql, ids?: readonly s
   const firsts = new Map<string, { repetitions: number[] }[]>();
   for (const g of groups) firsts.set(String(g['id']), [...(firsts.get(String(g['id'])) ?? []), { repetitions: (g['repetitions'] as unknown[]).map(num) }]);
   const firstKeys = [...firsts].flatMap(([id, gs]) => firstOfEachSignature(gs).map((r) => `${id}:${r}`));
-  // The first failure of each signature first, then the others by repetition; the text cut here, never read whole
-  // (a tail's end through reverseUTF8: older servers' substringUTF8 takes a constant offset only).
+  // The first failure of each signature first, then the others by repetition; the text cut here, never read whole.
   const failures = await db.engine.query<Row>(sql`
-    SELECT toString(test_case_id) AS id, repetition, toString(kind) AS kind, type, has_message, substringUTF8(message, 1, ${T.message}) AS message_shown, lengthUTF8(message) AS message_chars,
-      has_stack_trace, substringUTF8(stack_trace, 1, ${T.stackTrace}) AS trace_shown, lengthUTF8(stack_trace) AS trace_chars, frames_omitted,
-      has_stdout_tail, reverseUTF8(substringUTF8(reverseUTF8(stdout_tail), 1, ${T.outputTail})) AS stdout_shown, lengthUTF8(stdout_tail) AS stdout_chars,
-      has_stderr_tail, reverseUTF8(substringUTF8(reverseUTF8(stderr_tail), 1, ${T.outputTail})) AS stderr_shown, lengthUTF8(stderr_tail) AS stderr_chars,
-      duration_ms, has_exit_code, exit_code, signal, substringUTF8(hs_err_file, 1, ${T.hsErrFile}) AS hs_err_shown, lengthUTF8(hs_err_file) AS hs_err_chars, truncated
+    SELECT toString(test_case_id) AS id, ${FAILURE_COLUMNS}
     FROM ${db.t('gate_failures')} FINAL WHERE ${scope}
     ORDER BY id, concat(id, ':', toString(repetition)) IN ${firstKeys.length ? firstKeys : ['-']} DESC, repetition LIMIT ${FAILURES_SHOWN} BY id`);
   const counted = await db.engine.query<Row>(sql`
@@ -77,7 +77,8 @@ export async function readEvidence(db: Database, runScope: Sql, ids?: readonly s
     SELECT toString(test_case_id) AS id, failures_omitted FROM ${db.t('gate_candidate_evidence')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const reproduce = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, parts FROM ${db.t('gate_candidate_reproduce')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
-  const identities = reproduce.length === 0 ? [] : await db.engine.query<Row>(sql`
+  const probes = orderProbes ? await readOrderProbes(db, scope) : new Map<string, ShownOrderProbe>();
+  const identities = reproduce.length === 0 && probes.size === 0 ? [] : await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, module, suite, name FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
   const timing = await db.engine.query<Row>(sql`
     SELECT toString(test_case_id) AS id, side_by_side_failures, side_by_side_repetitions FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope} ORDER BY id, shard_index`);
@@ -112,11 +113,26 @@ export async function readEvidence(db: Database, runScope: Sql, ids?: readonly s
     e.failuresOmitted += num(c['failures_omitted']);
   }
   const identityOf = new Map(identities.map((c) => [String(c['id']), { module: String(c['module']), suite: String(c['suite']), name: String(c['name']) }]));
+  const partsById = new Map<string, ReproduceParts>();
   for (const r of reproduce) {
     const id = identityOf.get(String(r['id']));
     const parts = partsOf(r['parts']);
     // A candidate in two shards: the first shard's command stands.
-    if (id && parts) of(r['id']).reproduceCommand ??= reproduceCommand(parts, id);
+    if (id && parts && !partsById.has(String(r['id']))) {
+      partsById.set(String(r['id']), parts);
+      of(r['id']).reproduceCommand = reproduceCommand(parts, id);
+    }
+  }
+  for (const [id, probe] of probes) {
+    const candidate = identityOf.get(id);
+    const parts = partsById.get(id);
+    // Each finding's pair in the order it failed, and the command that runs that order once.
+    for (const f of probe.findings) {
+      if (!candidate) continue;
+      f.order = findingOrder(f.role, candidate, f.other);
+      f.reproduceCommand = parts ? orderReproduceCommand(parts, f.order) : null;
+    }
+    of(id).orderProbe = probe;
   }
   for (const t of timing) {
     const e = of(t['id']);
@@ -124,41 +140,6 @@ export async function readEvidence(db: Database, runScope: Sql, ids?: readonly s
     e.timingSensitive ??= { failures: num(t['side_by_side_failures']), repetitions: num(t['side_by_side_repetitions']) };
   }
   return byId;
-}
-
-/** A failure row as shown, with what its text cut left out. */
-function shownFailure(f: Row): ShownFailure {
-  const cut: TextCuts = {};
-  const field = (present: unknown, shown: unknown, stored: unknown, name: keyof TextCuts): string | null => {
-    if (num(present) !== 1) return null;
-    const text = String(shown);
-    if (num(stored) > [...text].length) cut[name] = { shown: [...text].length, of: num(stored) };
-    return text;
-  };
-  let stackTrace = field(f['has_stack_trace'], f['trace_shown'], f['trace_chars'], 'stackTrace');
-  if (stackTrace !== null) {
-    const trace = traceShown(stackTrace, num(f['trace_chars']));
-    stackTrace = trace.text;
-    if (trace.cut) cut.stackTrace = trace.cut;
-  }
-  const hsErr = nonEmpty(f['hs_err_shown']);
-  if (hsErr !== null && num(f['hs_err_chars']) > [...hsErr].length) cut.hsErrFile = { shown: [...hsErr].length, of: num(f['hs_err_chars']) };
-  const failure: ShownFailure = {
-    repetition: num(f['repetition']),
-    kind: f['kind'] === 'crash' ? 'crash' : 'failure',
-    type: nonEmpty(f['type']),
-    message: field(f['has_message'], f['message_shown'], f['message_chars'], 'message'),
-    stackTrace,
-    framesOmitted: num(f['frames_omitted']),
-    stdoutTail: field(f['has_stdout_tail'], f['stdout_shown'], f['stdout_chars'], 'stdoutTail'),
-    stderrTail: field(f['has_stderr_tail'], f['stderr_shown'], f['stderr_chars'], 'stderrTail'),
-    durationMs: num(f['duration_ms']),
-    exitCode: num(f['has_exit_code']) === 1 ? num(f['exit_code']) : null,
-    signal: nonEmpty(f['signal']),
-    hsErrFile: hsErr,
-    truncated: num(f['truncated']) === 1,
-  };
-  return Object.keys(cut).length > 0 ? { ...failure, cut } : failure;
 }
 
 /** Stored parts, checked again as the contract's (a row that does not parse shows no command). */

@@ -4,6 +4,7 @@
 // report's ("Blocked", "Would have blocked"). One verdict a run: a candidate's own outcome and the
 // first pass are said elsewhere, each in words scoped to what it judges. Pure.
 import { cut } from '../contract-markdown.js';
+import { isOrderDependent, orderBlocking, shortName } from './order-probe.js';
 import type { GateCandidate, RunPage } from './run-page.js';
 
 /** The colour of a verdict, beside its words. */
@@ -98,32 +99,48 @@ export function runHeadline(page: RunPage): RunHeadline {
     const named = [...flaky, ...inBuild.filter((c) => !flaky.includes(c))];
     return { ...head({ verdict: flaky.length ? 'Flaky in the build' : 'Broken in the build', tone: 'bad', summary, notes }, named), tests: named.slice(0, MAX_TESTS).map((c) => headlineTest(c, g.mode, failedIds.has(c.testCaseId))) };
   }
+  // Order-dependent tests are counted apart from failed ones: they passed every repetition alone.
+  const ordered = g.candidates.filter(isOrderDependent);
+  const orderBlockingHere = ordered.filter(orderBlocking);
   if (g.blocked || g.wouldHaveBlocked) {
     // Counted over every page of candidates; named from this one.
     const counted = g.failedCandidates ?? { failed: failing.length, unmuted: blocking.length };
-    const n = counted.unmuted || counted.failed || blocking.length || failing.length;
-    const summary = `${newTests(n)} disagreed with ${themselves(n)}`;
+    const orderN = g.orderProbes?.blocking ?? orderBlockingHere.length;
+    const n = counted.unmuted || (orderN > 0 ? 0 : counted.failed) || blocking.length || (orderN > 0 ? 0 : failing.length);
+    const disagreed = n > 0 ? `${newTests(n)} disagreed with ${themselves(n)}` : '';
+    const dependent = orderN > 0 ? `${newTests(orderN)} ${orderN === 1 ? 'depends' : 'depend'} on test order` : '';
+    const summary = [disagreed, dependent].filter(Boolean).join('; ') || `${newTests(0)} disagreed with themselves`;
     const they = n === 1 ? 'it' : 'they';
-    const failedWhen = `${n === 1 ? 'This new test' : 'These new tests'} failed when repeated in fresh JVMs, though ${they} passed in the build.`;
-    const named = blocking.length ? blocking : failing;
-    const fix = named.some((c) => c.reproduceCommand !== null)
-      ? `Rerun ${n === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`
-      : `Read why ${n === 1 ? 'it' : 'each'} failed below, fix the test or the code it tests, and push.`;
+    const failedWhen = n > 0 ? `${n === 1 ? 'This new test' : 'These new tests'} failed when repeated in fresh JVMs, though ${they} passed in the build.` : '';
+    const orderWhen = orderN > 0
+      ? `${orderN === 1 ? 'A new test' : `${orderN} new tests`} passed every repetition alone, but failed right after another test in one JVM, or made an existing test fail right after ${orderN === 1 ? 'it' : 'them'}; each finding was replayed in fresh JVMs.`
+      : '';
+    const named = [...(blocking.length ? blocking : n > 0 ? failing : []), ...orderBlockingHere];
+    const fix = [
+      ...(n > 0
+        ? [named.some((c) => !isOrderDependent(c) && c.reproduceCommand !== null)
+          ? `Rerun ${n === 1 ? 'it' : 'each'} with the command below, fix the test or the code it tests, and push.`
+          : `Read why ${n === 1 ? 'it' : 'each'} failed below, fix the test or the code it tests, and push.`]
+        : []),
+      ...(orderN > 0 ? ['Run each pair in its order with the command below, make the tests independent of each other (shared static state, files, system properties), and push.'] : []),
+    ];
+    const why = [failedWhen, orderWhen].filter(Boolean).join(' ');
     const told = g.blocked
-      ? head({ verdict: 'Blocked', tone: 'bad', summary, notes: [`Enforce mode: the merge request is blocked. ${failedWhen}`, fix] }, named)
-      : head({ verdict: 'Would have blocked', tone: 'warn', summary, notes: [`Report mode: the merge request was not blocked (--stress-new-tests enforce makes the gate block). ${failedWhen}`, fix] }, named);
-    return { ...told, moreTests: Math.max(told.moreTests, n - told.tests.length) };
+      ? head({ verdict: 'Blocked', tone: 'bad', summary, notes: [`Enforce mode: the merge request is blocked. ${why}`, ...fix] }, named)
+      : head({ verdict: 'Would have blocked', tone: 'warn', summary, notes: [`Report mode: the merge request was not blocked (--stress-new-tests enforce makes the gate block). ${why}`, ...fix] }, named);
+    return { ...told, moreTests: Math.max(told.moreTests, n + orderN - told.tests.length) };
   }
   const unstressed = g.candidates.filter((c) => c.outcome === 'not_stressed' || c.outcome === 'error');
   const timing = g.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive !== null);
   const aside = [
     ...(mutedFailing.length ? [`${plural(mutedFailing.length, 'muted test')} disagreed with ${themselves(mutedFailing.length)}; a muted test is stressed and recorded but cannot fail the gate.`] : []),
     ...(timing.length ? [`${plural(timing.length, 'test')} failed while ${timing.length === 1 ? 'its' : 'their'} repetitions ran side by side and passed run again alone (timing-sensitive: not blocking unless a project setting makes it).`] : []),
+    ...(ordered.length ? [`${plural(ordered.length, 'new test')} ${ordered.length === 1 ? 'depends' : 'depend'} on test order (found by the order probe; not blocking: ${ordered.every((c) => c.muted) ? 'muted' : "the project's setting makes order findings report-only"}).`] : []),
   ];
-  const worthALook = [...mutedFailing, ...timing];
+  const worthALook = [...mutedFailing, ...timing, ...ordered];
   switch (g.outcome) {
     case 'passed':
-      return head({ verdict: 'Passed', tone: 'ok', summary: passedSummary(g.stressed, mutedFailing.length + timing.length), notes: [...aside, ...(g.detection ? [g.detection.sentence] : [])] }, worthALook);
+      return head({ verdict: 'Passed', tone: 'ok', summary: passedSummary(g.stressed, mutedFailing.length + timing.length + ordered.length), notes: [...aside, ...(g.detection ? [g.detection.sentence] : [])] }, worthALook);
     case 'incomplete': {
       const n = unstressed.length || g.notStressed;
       return head({ verdict: 'Incomplete', tone: 'warn', summary: `the gate could not stress ${newTests(n)}`, notes: [`The gate says nothing about ${n === 1 ? 'it' : 'them'}: ${n === 1 ? 'it is' : 'they are'} not counted as passed. Nothing it stressed disagreed with itself.`, ...aside] }, worthALook);
@@ -157,7 +174,10 @@ function headlineTest(c: GateCandidate, mode: string, failedTheBuild = false): H
   const failedInStrip = c.repetitions.filter((r) => r.status === 'failure').length;
   const ts = c.timingSensitive;
   const passedInStrip = c.repetitions.length - failedInStrip;
-  const line = failedTheBuild
+  const first = c.orderProbe?.findings[0];
+  const line = isOrderDependent(c) && !failedTheBuild
+    ? `passed ${c.repetitions.length} of ${plural(c.repetitions.length, 'repetition')} alone; order-dependent: ${first ? orderLine(first) : 'its findings are on the run page'}${c.orderProbe!.findings.length > 1 ? `, and ${c.orderProbe!.findings.length - 1} more` : ''}`
+    : failedTheBuild
     ? passedInStrip
       ? `failed in the build, then passed ${passedInStrip} of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM: flaky`
       : `failed in the build and every one of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM: broken`
@@ -165,7 +185,7 @@ function headlineTest(c: GateCandidate, mode: string, failedTheBuild = false): H
     ? `failed ${ts.failures} of ${ts.repetitions} repetitions side by side and passed ${c.repetitions.filter((r) => r.status === 'success').length} run again alone: timing-sensitive${c.outcome === 'failed' && !c.muted ? `; the project's setting makes it ${mode === 'enforce' ? 'block' : 'count'}` : ''}`
     : `failed ${failedInStrip} of ${plural(c.repetitions.length, 'repetition')}, each in a fresh JVM; it passed in the build`;
   const groups = c.failureGroups;
-  const first = firstMessage(c);
+  const message = isOrderDependent(c) && first ? boundedMessage(first.failure) : firstMessage(c);
   return {
     testCaseId: c.testCaseId,
     module: c.module,
@@ -174,17 +194,27 @@ function headlineTest(c: GateCandidate, mode: string, failedTheBuild = false): H
     line: c.muted ? `${line} (muted: it cannot fail the gate)` : line,
     signatures: groups.slice(0, MAX_SIGNATURES).map((gr) => ({ short: gr.type !== null && gr.location !== null ? `${gr.type.slice(gr.type.lastIndexOf('.') + 1)} at ${gr.location}` : gr.signature, signature: gr.signature, count: gr.count })),
     moreSignatures: Math.max(0, groups.length - MAX_SIGNATURES),
-    message: first,
-    reproduceCommand: c.reproduceCommand,
+    message,
+    reproduceCommand: isOrderDependent(c) ? first?.reproduceCommand ?? null : c.reproduceCommand,
   };
+}
+
+/** "victim of CartTest.clears (failed 3 of 3 replays)". */
+function orderLine(f: NonNullable<GateCandidate['orderProbe']>['findings'][number]): string {
+  const replays = `${f.replayFailures} of ${f.replays} replays failed`;
+  return f.role === 'victim' ? `failed right after ${shortName(f.other)} (${replays})` : `${shortName(f.other)} failed right after it (${replays})`;
 }
 
 /** The first failure's message (the first signature's failures first, in the CLI's order), cut to the headline's bound. */
 function firstMessage(c: GateCandidate): HeadlineTest['message'] {
   const order = c.failureGroups.flatMap((g) => g.repetitions);
   const failures = [...c.failures].sort((a, b) => rank(order, a.repetition) - rank(order, b.repetition));
-  const f = failures.find((x) => (x.message !== null && x.message !== '') || x.kind === 'crash');
-  if (!f) return null;
+  return boundedMessage(failures.find((x) => (x.message !== null && x.message !== '') || x.kind === 'crash'));
+}
+
+/** A failure's message (or its crash) cut to the headline's bound; null when it has neither. */
+function boundedMessage(f: GateCandidate['failures'][number] | undefined): HeadlineTest['message'] {
+  if (!f || ((f.message === null || f.message === '') && f.kind !== 'crash')) return null;
   const text = f.message !== null && f.message !== '' ? f.message : `The test JVM crashed${f.signal ? ` (${f.signal})` : ''}${f.exitCode !== null ? `, exit code ${f.exitCode}` : ''}.`;
   const lines = text.split('\n');
   const byLines = lines.length > MESSAGE_LINES ? lines.slice(0, MESSAGE_LINES).join('\n') : text;

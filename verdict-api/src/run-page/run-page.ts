@@ -65,9 +65,25 @@ export interface RunPage {
     nextCandidates?: string | null;
     /** The candidates that failed (all pages), and of them the ones not muted. */
     failedCandidates?: { failed: number; unmuted: number };
+    /**
+     * The order probe over all pages: candidates found order-dependent (counted apart from failed
+     * ones), of them the ones whose findings fail the gate (the project's setting, not muted), their
+     * findings by role, and the candidates whose probe was cut or did not run.
+     */
+    orderProbes?: OrderProbeCounts;
     /** How strong the clean stress results are (null when no candidate passed its repetitions). */
     detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
+}
+
+/** The order probe's figures over a run's candidates (run-page.ts reads them over every page). */
+export interface OrderProbeCounts {
+  orderDependent: number;
+  blocking: number;
+  victims: number;
+  polluters: number;
+  cut: number;
+  notRun: number;
 }
 
 /** A test case of the run as its first pass ran it. */
@@ -194,7 +210,7 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
       SELECT ${columns} FROM ${db.t('test_case_runs')} FINAL WHERE ${scope} AND status = 'failure' ORDER BY module, suite, name LIMIT ${RUN_PAGE_FAILED}`),
   ]);
   // Stress repetitions that failed (the gate's findings, bounded as the organic ones), and the
-  // fewest repetitions of a clean candidate (a timing-sensitive one's clean strip is no clean result).
+  // fewest repetitions of a clean candidate (a timing-sensitive or order-dependent one's clean strip is no clean result).
   const stressReps = await db.engine.query<Record<string, unknown>>(sql`
     SELECT toString(test_case_id) AS id, toString(source) AS kind, countIf(status = 'failure') AS failed, count() AS total
     FROM ${db.t('test_case_run_repetitions')} FINAL WHERE ${scope} AND source = 'stress' GROUP BY id, source
@@ -203,6 +219,7 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     SELECT count() AS clean, min(total) AS fewest FROM (
       SELECT test_case_id, countIf(status = 'failure') AS failed, count() AS total FROM ${db.t('test_case_run_repetitions')} FINAL
       WHERE ${scope} AND source = 'stress' AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_timing_sensitive')} FINAL WHERE ${scope})
+        AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_order_probes')} FINAL WHERE ${scope} AND order_dependent = 1)
       GROUP BY test_case_id HAVING failed = 0)`);
   // Organic repetitions that disagreed: grouped in ClickHouse, and only those come back.
   const organicReps = await db.engine.query<Record<string, unknown>>(sql`
@@ -248,7 +265,14 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     WHERE ${scope} AND source = 'stress' AND toString(test_case_id) IN ${idSet(candidateIds)} ORDER BY id, repetition`);
   const timings = await db.engine.query<Record<string, unknown>>(sql`
     SELECT wall_clock_ms FROM ${db.t('gate_timings')} FINAL WHERE ${scope} AND has_pass = 1`);
-  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds);
+  // Counted per candidate, not per shard: its first shard's setting stands (as its evidence's does).
+  const [orderCounts] = await db.engine.query<Record<string, unknown>>(sql`
+    SELECT uniqExactIf(test_case_id, order_dependent = 1) AS dependent,
+      uniqExactIf(test_case_id, order_dependent = 1 AND order_findings_block = 1 AND test_case_id NOT IN (SELECT test_case_id FROM ${db.t('gate_candidates')} FINAL WHERE ${scope} AND muted = 1)) AS blocking,
+      count() AS probes, sum(victims) AS victim_findings, sum(polluters) AS polluter_findings, uniqExactIf(test_case_id, status = 'cut') AS cut, uniqExactIf(test_case_id, status = 'not_run') AS not_run
+    FROM ${db.t('gate_order_probes')} FINAL WHERE ${scope}`);
+  // A run without order probes (most, and every older CLI's) skips reading them.
+  const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds, num(orderCounts?.['probes'] ?? 0) > 0);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
   const stripOf = new Map<string, GateCandidate['repetitions']>();
   for (const r of strips) {
@@ -276,17 +300,21 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
       };
     });
 
-  const gateCandidates = candidates.map((c): GateCandidate => ({
-    testCaseId: String(c['id']),
-    module: String(c['module']),
-    suite: String(c['suite']),
-    name: String(c['name']),
-    muted: num(c['muted']) === 1,
-    outcome: String(c['result']),
-    method: null,
-    repetitions: stripOf.get(String(c['id'])) ?? [],
-    ...(evidence.get(String(c['id'])) ?? NO_EVIDENCE),
-  }));
+  const gateCandidates = candidates.map((c): GateCandidate => {
+    const e = evidence.get(String(c['id'])) ?? NO_EVIDENCE;
+    return {
+      testCaseId: String(c['id']),
+      module: String(c['module']),
+      suite: String(c['suite']),
+      name: String(c['name']),
+      muted: num(c['muted']) === 1,
+      // gate_candidates holds 'passed' for it (0009's enum has no order_dependent; 0041 has the rest).
+      outcome: e.orderProbe?.orderDependent ? 'order_dependent' : String(c['result']),
+      method: null,
+      repetitions: stripOf.get(String(c['id'])) ?? [],
+      ...e,
+    };
+  });
   invocationMethods(gateCandidates).forEach((method, i) => (gateCandidates[i]!.method = method));
   flaky.push(...timingSensitiveFindings(gateCandidates, flaky));
   flaky.sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
@@ -325,6 +353,14 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
             candidateCount: num(candidateCounts?.['total'] ?? 0),
             nextCandidates: candidatePage.length > RUN_PAGE_CANDIDATES ? String(candidates[candidates.length - 1]!['id']) : null,
             failedCandidates: { failed: num(candidateCounts?.['failed'] ?? 0), unmuted: num(candidateCounts?.['unmuted'] ?? 0) },
+            orderProbes: {
+              orderDependent: num(orderCounts?.['dependent'] ?? 0),
+              blocking: num(orderCounts?.['blocking'] ?? 0),
+              victims: num(orderCounts?.['victim_findings'] ?? 0),
+              polluters: num(orderCounts?.['polluter_findings'] ?? 0),
+              cut: num(orderCounts?.['cut'] ?? 0),
+              notRun: num(orderCounts?.['not_run'] ?? 0),
+            },
           },
   };
 }
@@ -368,7 +404,7 @@ function detection(clean: number, fewest: number): NonNullable<RunPage['gate']>[
 }
 
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection' | 'candidateCount' | 'nextCandidates' | 'failedCandidates'> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection' | 'candidateCount' | 'nextCandidates' | 'failedCandidates' | 'orderProbes'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));

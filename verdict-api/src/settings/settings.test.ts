@@ -74,3 +74,22 @@ describe('the timingSensitiveBlocks setting', () => {
     expect((error as BadRequestError).message).toMatch(/^stress\.timingSensitiveBlocks: /);
   });
 });
+
+describe('the orderFindingsBlock setting', () => {
+  it('is on by default and written inverted to project_order_flags (no row reads as on), audited when turned off', async () => {
+    expect(DEFAULT_STRESS_PARAMETERS.orderFindingsBlock).toBe(true);
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(false), parseSettingsPatch({ stress: { orderFindingsBlock: false } }), 'admin:x');
+    expect(next.stress.orderFindingsBlock).toBe(false);
+    expect(rowsOf('project_order_flags')).toEqual([expect.objectContaining({ project_id: project(false).projectId, order_findings_report_only: 1 })]);
+    const audit = rowsOf('settings_audit')[0]!;
+    expect([JSON.parse(String(audit['before'])).stress.orderFindingsBlock, JSON.parse(String(audit['after'])).stress.orderFindingsBlock]).toEqual([true, false]);
+  });
+
+  it('is kept when a patch changes another parameter', async () => {
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(false), parseSettingsPatch({ stress: { candidateCap: 3 } }));
+    expect(next.stress).toMatchObject({ candidateCap: 3, orderFindingsBlock: true });
+    expect(rowsOf('project_order_flags').map((r) => r['order_findings_report_only'])).toEqual([0]);
+  });
+});

@@ -42,7 +42,10 @@ export type TableName =
   | 'project_stress_flags'
   | 'viewer_credentials'
   | 'access_audit'
-  | 'account_usage';
+  | 'account_usage'
+  | 'project_order_flags'
+  | 'gate_order_probes'
+  | 'gate_order_findings';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -56,7 +59,7 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials', 'viewer_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'project_order_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials', 'viewer_credentials']);
 /** Tables whose rows are (or make) branch presence: the known ids and inventories follow them. */
 const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence']);
 

@@ -46,7 +46,9 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
   const elsewhere = c.failures.filter((f) => !inStrip.has(f.repetition));
   const notShown = c.failuresNotShown ?? 0;
   const groupsNotShown = c.failureGroupsNotShown ?? 0;
-  if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && notShown === 0 && c.reproduceCommand === null) return null;
+  // An order-dependent candidate passed its repetitions: rerunning them shows nothing; its findings carry the commands that do.
+  const command = c.orderProbe?.orderDependent ? null : c.reproduceCommand;
+  if (c.failureGroups.length === 0 && elsewhere.length === 0 && c.failuresOmitted === 0 && notShown === 0 && command === null) return null;
   return (
     <div class="candidate-evidence">
       {c.failureGroups.length > 0 && (
@@ -79,10 +81,10 @@ export function CandidateEvidenceView({ c }: { c: GateCandidate }) {
           <FailureView f={f} />
         </details>
       ))}
-      {c.reproduceCommand !== null && (
+      {command !== null && (
         <div class="reproduce">
           <p>Rerun it as the gate did:</p>
-          <pre><code>{c.reproduceCommand}</code></pre>
+          <pre><code>{command}</code></pre>
         </div>
       )}
     </div>

@@ -1,12 +1,15 @@
 // The run page's table of the gate's candidates: one row a candidate with its strip of repetitions
 // and why it failed, except the new invocations of one parameterised method, which are one row
 // (as in the CLI's report): the method, its invocation count and outcomes, each invocation that
-// failed (or was timing-sensitive, or not stressed) with its own strip and evidence, the passing
-// ones listed behind a <details>. Test text is only ever JSX text, which Hono escapes.
+// failed (or was timing-sensitive, order-dependent, or not stressed) with its own strip and
+// evidence, the passing ones listed behind a <details>. An order-dependent candidate shows its
+// findings below its strip (order-probe-view.tsx). Test text is only ever JSX text, which Hono escapes.
 import type { GateCandidate } from '../run-page/run-page.js';
 import { gateRows, groupLine, invocationFailed, type InvocationGroup } from '../run-page/invocation-groups.js';
 import { candidateTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
+import { findingsCount, isOrderDependent, orderBlocking, orderVerdict } from '../run-page/order-probe.js';
 import { candidateAnchor, CandidateEvidenceView, StripItem } from './failure-evidence.js';
+import { OrderProbeView } from './order-probe-view.js';
 
 type Link = (id: string, label: string) => unknown;
 
@@ -25,7 +28,7 @@ function CandidateRow({ c, mode, link }: { c: GateCandidate; mode: string; link:
     <tr data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
       <td data-label="Candidate">{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
       <td data-label="Outcome"><CandidateOutcome c={c} mode={mode} /></td>
-      <td data-label="Repetitions"><Strip c={c} /></td>
+      <td data-label="Repetitions"><Strip c={c} link={link} /></td>
     </tr>
   );
 }
@@ -46,6 +49,11 @@ function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
           {` ${timingSensitiveLine(timing)} `}
           <span class={`badge ${timing.blocking ? 'bad' : 'warn'}`}>{timingSensitiveVerdict(timing, mode)}</span>
         </>
+      ) : isOrderDependent(c) ? (
+        <>
+          {` passed ${c.repetitions.length} of ${c.repetitions.length} repetitions alone; ${findingsCount(c.orderProbe!)} `}
+          <span class={`badge ${orderBlocking(c) ? 'bad' : 'warn'}`}>{orderVerdict(c, mode)}</span>
+        </>
       ) : (
         c.repetitions.length > 0 && ` ${failed} of ${c.repetitions.length} failed`
       )}
@@ -53,23 +61,25 @@ function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
   );
 }
 
-const OUTCOME: Record<string, [string, string]> = { passed: ['passed', 'ok'], failed: ['failed', 'bad'], not_stressed: ['not stressed', 'muted'], error: ['not stressed (gate error)', 'warn'] };
+const OUTCOME: Record<string, [string, string]> = { passed: ['passed', 'ok'], failed: ['failed', 'bad'], not_stressed: ['not stressed', 'muted'], error: ['not stressed (gate error)', 'warn'], order_dependent: ['order-dependent', 'bad'] };
 
 function OutcomeBadge({ c }: { c: GateCandidate }) {
   const [words, tone] = OUTCOME[c.outcome] ?? [c.outcome.replaceAll('_', ' '), 'info'];
+  if (c.outcome === 'order_dependent' && !orderBlocking(c)) return <span class="badge warn">order-dependent{c.muted && ' (muted: cannot fail the gate)'}</span>;
   if (c.outcome === 'failed' && c.muted) return <span class="badge muted">failed (muted: cannot fail the gate)</span>;
   if (c.outcome === 'passed' && c.timingSensitive !== null) return <span class="badge ok">passed alone</span>;
   return <span class={`badge ${tone}`}>{words}</span>;
 }
 
-/** A candidate's strip of repetitions, and below it why it failed. */
-function Strip({ c }: { c: GateCandidate }) {
+/** A candidate's strip of repetitions, and below it why it failed and what its order probe did. */
+function Strip({ c, link }: { c: GateCandidate; link: Link }) {
   return (
     <>
       <ol class="strip" aria-label={`repetitions of ${c.name}`}>
         {c.repetitions.map((r) => <StripItem c={c} r={r} />)}
       </ol>
       <CandidateEvidenceView c={c} />
+      <OrderProbeView c={c} link={link} />
     </>
   );
 }
@@ -86,7 +96,7 @@ function GroupRow({ g, mode, link }: { g: InvocationGroup; mode: string; link: L
         {notable.map((c) => (
           <div class="invocation" data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
             <p>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} <CandidateOutcome c={c} mode={mode} /></p>
-            <Strip c={c} />
+            <Strip c={c} link={link} />
           </div>
         ))}
         {passed.length > 0 && (

@@ -8,6 +8,7 @@
 import type { StressParameters } from '../contract.js';
 import { type FlakyFinding, flakyNotShownLine, type GateCandidate, RUN_PAGE_CANDIDATES, type RunPage } from '../run-page/run-page.js';
 import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
+import { orderProbeFacts } from '../run-page/order-probe.js';
 import { runHeadline } from '../run-page/run-headline.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
 import { ms, StatusBadge } from './badges.js';
@@ -105,6 +106,7 @@ function StressCell({ c }: { c: GateCandidate | undefined }) {
   if (!c) return <>—</>;
   const failed = c.repetitions.filter((r) => r.status === 'failure').length;
   if (c.outcome === 'not_stressed' || c.outcome === 'error') return <span class="badge muted">not stressed</span>;
+  if (c.outcome === 'order_dependent') return <span class={`badge ${c.orderProbe?.findingsBlock && !c.muted ? 'bad' : 'warn'}`}>passed {c.repetitions.length} of {c.repetitions.length} under stress; order-dependent{c.muted && ' (muted)'}</span>;
   if (c.timingSensitive !== null && failed === 0) return <span class={`badge ${c.outcome === 'failed' && !c.muted ? 'bad' : 'warn'}`}>failed {c.timingSensitive.failures} of {c.timingSensitive.repetitions} side by side, passed alone</span>;
   if (failed === 0) return <span class="badge ok">passed {c.repetitions.length} of {c.repetitions.length} under stress</span>;
   return <span class={`badge ${c.muted ? 'muted' : 'bad'}`}>failed {failed} of {c.repetitions.length} under stress{c.muted && ' (muted)'}</span>;
@@ -128,6 +130,7 @@ function GateBlock({ gate, stress, link, here, first }: { gate: NonNullable<RunP
         <dt>Blocked</dt><dd>{gate.blocked ? 'blocked the merge request' : gate.wouldHaveBlocked ? 'would have blocked (report mode)' : 'did not block'}</dd>
         <dt>Shards with a verdict</dt><dd>{gate.shards}</dd>
         <dt>Time the gate added</dt><dd>{gate.stressPassMs === null ? 'not recorded' : ms(gate.stressPassMs)}</dd>
+        {gate.orderProbes && orderProbeFacts(gate.orderProbes) !== null && <><dt>Order probe</dt><dd>{orderProbeFacts(gate.orderProbes)}</dd></>}
       </dl>
       {paged && <p class="bound">{gate.candidates.length} of the {gate.candidateCount ?? gate.candidates.length} candidates on this page (at most {RUN_PAGE_CANDIDATES} a page, by name), each with its strip and its evidence.</p>}
       {gate.candidates.length > 0 && <GateCandidatesTable candidates={gate.candidates} mode={gate.mode} link={link} />}

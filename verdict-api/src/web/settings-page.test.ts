@@ -31,3 +31,20 @@ describe('the settings page: timing-sensitive tests', () => {
     expect(CHECKBOX.exec(render(true))?.[1]).toMatch(/\schecked/);
   });
 });
+
+describe('the settings page: order-dependent tests', () => {
+  const ORDER = /<label><span>(<input[^>]*name="orderFindingsBlock"[^>]*>) Block on order-dependent tests<\/span><\/label>/;
+  it('shows a labelled checkbox, checked by default (the setting is on), with its explanation', () => {
+    const html = render(false);
+    const input = ORDER.exec(html)?.[1];
+    expect(input).toMatch(/\schecked/);
+    expect(input).toContain('aria-describedby="order-findings-hint"');
+    expect(html).toContain('<p id="order-findings-hint" class="hint">A new test the order probe found order-dependent');
+  });
+
+  it('unchecks it when the project made order findings report-only', () => {
+    const off: Project = { ...project(false), stress: { ...project(false).stress, orderFindingsBlock: false } };
+    const html = String(SettingsPage({ frame: { title: 'Settings', project: 'shop', account: 'a', csrf: 'x' }, project: off, entitled: true, audit: [] }));
+    expect(ORDER.exec(html)?.[1]).not.toMatch(/\schecked/);
+  });
+});

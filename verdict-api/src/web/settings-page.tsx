@@ -32,6 +32,8 @@ export function SettingsPage({ frame, project, entitled, audit, error, notice }:
           <label>Bulk-change floor <input name="bulkChangeFloor" type="number" min="1" value={String(s.bulkChangeFloor)} /></label>
           <label><span><input type="checkbox" name="timingSensitiveBlocks" value="1" checked={s.timingSensitiveBlocks} aria-describedby="timing-sensitive-hint" /> Block on timing-sensitive tests</span></label>
           <p id="timing-sensitive-hint" class="hint">A new test that failed only while its repetitions ran side by side, and passed every one alone, fails the gate; unchecked, it is reported without blocking.</p>
+          <label><span><input type="checkbox" name="orderFindingsBlock" value="1" checked={s.orderFindingsBlock} aria-describedby="order-findings-hint" /> Block on order-dependent tests</span></label>
+          <p id="order-findings-hint" class="hint">A new test the order probe found order-dependent (it failed right after another test, or an existing test failed right after it) fails the gate in enforce mode; unchecked, its findings are reported without blocking. On by default.</p>
           <label>Repetition curve (JSON) <textarea name="curve" rows={6}>{JSON.stringify(s.curve, null, 1)}</textarea></label>
         </fieldset>
         <button type="submit">Save settings</button>

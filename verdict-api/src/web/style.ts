@@ -43,6 +43,7 @@ pre{max-width:100%;max-height:22rem;overflow:auto;background:#f6f7f9;border:1px 
 pre.message,pre.command,.reproduce pre{white-space:pre-wrap;overflow-wrap:anywhere}pre.message{max-height:12rem}
 pre code{word-break:normal;font-size:1em}pre.command code,.reproduce pre code{overflow-wrap:anywhere}
 .candidate-evidence p{margin:.3rem 0}.groups{font-size:.85rem}
+.order-probe p{margin:.3rem 0}.order-finding{border-left:3px solid #f0a7a3;padding:.1rem 0 .3rem .6rem;margin:.4rem 0;font-size:.9rem}
 form.stack{display:grid;gap:.6rem;max-width:640px;background:#fff;padding:1rem;border:1px solid #e3e6ea}
 form.stack label{display:grid;gap:.2rem;font-weight:600}form.inline{display:inline}
 form.stack p.hint{margin:.1rem 0 .4rem;font-weight:400;font-size:.85rem;color:#4a5360}

@@ -122,6 +122,7 @@ describe.each(ENGINES)('telemetry queries on %s ClickHouse', (kind) => {
       'gate-time-per-merge-request',
       'guard-firing',
       'inventory-percentiles',
+      'order-findings-per-day',
       'ramp-per-day',
     ]);
     for (const q of queries) for (const h of [q.question, q.tunes, q.read]) expect(h.length).toBeGreaterThan(10);

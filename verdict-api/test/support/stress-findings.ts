@@ -88,3 +88,28 @@ export function pageOf(candidates: GateCandidate[], mode: 'report' | 'enforce' =
     },
   };
 }
+
+/**
+ * An order-dependent candidate: passed its 10 repetitions alone; a victim of `com.shop.CartTest.clears`
+ * (or, as a polluter, `com.shop.LedgerTest.sums` failed right after it). `blocks`: the project's setting.
+ */
+export function orderDependent(i: number, name: string, role: 'victim' | 'polluter' = 'victim', blocks = true): GateCandidate {
+  const other = role === 'victim' ? { module: ':app', suite: 'com.shop.CartTest', name: 'clears' } : { module: ':ledger', suite: 'com.shop.LedgerTest', name: 'sums' };
+  const self = { module: ':app', suite: SUITE, name };
+  return candidate(i, name, [], {
+    outcome: 'order_dependent',
+    reproduceCommand: `stress-orchestrator gradle --stress-tests ${name}`,
+    orderProbe: {
+      status: 'probed', why: null, seed: '7', partners: 8, partnersRun: 8, sampledClasses: 2, moduleClasses: 5, orderDependent: true, findingsBlock: blocks,
+      findings: [{
+        role, other: { ...other, testCaseId: id(900 + i) }, order: role === 'victim' ? [other, self] : [self, other], otherPassesAlone: role === 'victim' ? null : true,
+        replays: 3, replayFailures: 2, failure: failure({ message: role === 'victim' ? 'cart not empty' : 'ledger not empty' }),
+        reproduceCommand: `stress-orchestrator gradle --run-order ${role === 'victim' ? `${other.name} --run-order ${name}` : `${name} --run-order ${other.name}`}`,
+      }],
+      findingsOmitted: 0, findingsNotShown: 0, victims: role === 'victim' ? 1 : 0, polluters: role === 'polluter' ? 1 : 0,
+    },
+  });
+}
+
+/** `page` with its gate blocked (enforce) or would have (report), as the CLI sends when an order finding blocks. */
+export const blockedByOrder = (page: RunPage): RunPage => ({ ...page, gate: { ...page.gate!, outcome: 'failed', blocked: page.gate!.mode === 'enforce', wouldHaveBlocked: true } });
