@@ -15,6 +15,7 @@ export const MAVEN = [
   'orchestrator/test/integration/maven-failsafe.test.ts',
   'orchestrator/test/integration/maven-faults.test.ts',
   'orchestrator/test/integration/maven-quarantine.test.ts',
+  'orchestrator/test/integration/order-probe-maven.test.ts',
   'orchestrator/test/integration/security-cli-token.test.ts',
   'orchestrator/test/integration/security-filters.test.ts',
 ];
