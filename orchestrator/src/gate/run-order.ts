@@ -49,7 +49,7 @@ export async function runOrder(flags: ToolFlags, buildArgs: readonly string[], d
       return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
     });
     deps.logger.debug({ tests: order.length, times }, 'running the named tests in order');
-    const outcome = await build.runInOrder(Array.from({ length: times }, () => order), { concurrency: 1, deadlineMs: null, round: 'run-order', ...(deps.signal ? { signal: deps.signal } : {}) });
+    const outcome = await build.runInOrder(Array.from({ length: times }, () => order), { concurrency: 1, deadlineMs: null, round: 'run-order', clear: 'run-order', ...(deps.signal ? { signal: deps.signal } : {}) });
     if (!outcome.ok) {
       deps.err(`stress-orchestrator: the tests cannot be run in a chosen order here: ${outcome.why}\n`);
       return NOT_STRESSED_EXIT_CODE;

@@ -2,6 +2,7 @@
 // adapter selects a candidate (its StressTarget), the JVM its first step's (the candidate's), every
 // sequence run by jvm/run-sequences.ts. A step the adapter cannot select, or that would need
 // another JVM than its sequence's, does not run and says why.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { ProbeTest } from '../repetitions/order-probe-result.js';
@@ -48,6 +49,7 @@ export async function runInOrder(
       : { steps: [], jvm: { java: 'java', jvmArgs: [], classpath: [], workingDir: '.', environment: {}, systemProperties: {} }, configurationParameters: {}, folder };
     return { sequence, kept, skipped };
   });
+  if (options.clear !== undefined) await rm(path.join(context.outputDir, options.clear), { recursive: true, force: true });
   const runnable = planned.filter((p) => p.kept.length > 0);
   const outcome = await runSequences({
     sequences: runnable.map((p) => p.sequence),

@@ -5,7 +5,7 @@
 // the candidate, fails again every time the candidate alone runs before it, and passes alone.
 // Anything else that failed in a shared JVM is said, never reported as a finding.
 import type { Logger } from '../log.js';
-import type { CandidateProbe, ProbeFinding, ProbeSummary, ProbeTest } from '../repetitions/order-probe-result.js';
+import { NO_PARTNERS, type CandidateProbe, type ProbeFinding, type ProbeSummary, type ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOutcome, InOrderRunner, SequenceRun, StepResult } from '../repetitions/sequence-run.js';
 import { DEFAULT_PROBE_BOUNDS, planProbe, type CandidateProbePlan, type ProbeBounds } from './plan-probe.js';
 
@@ -66,7 +66,7 @@ export async function runOrderProbe(input: ProbeInput, deps: ProbeDeps): Promise
   const base = (p: CandidateProbePlan): CandidateProbe => ({ status: 'probed', why: null, seed: input.seed, partners: p.partners.length, partnersRun: 0, classPartnersLeftOut: p.classPartnersLeftOut, sampledClasses: p.sampledClasses.length, moduleClasses: p.moduleClasses, findings: [], notes: [] });
   for (const p of plans) perCandidate.set(p.candidate.testCaseId, p.partners.length ? base(p) : { ...base(p), status: 'not_run', why: 'no other test passed in its test task: nothing to run it beside' });
   const withPartners = plans.filter((p) => p.partners.length > 0);
-  if (!withPartners.length) return { perCandidate, summary: { ...summary, why: 'no other test passed in the new tests\' test tasks' } };
+  if (!withPartners.length) return { perCandidate, summary: { ...summary, why: NO_PARTNERS } };
   deps.err(
     `stress-gate: order probe: ${plural(withPartners.length, 'new test')}, each beside its class's other tests and ${plural(bounds.sampledClasses, 'sampled class', 'sampled classes')} (seed ${input.seed}): ` +
       `${plural(price.pairs, 'pair')} in ${plural(price.jvms, 'JVM')}, about ${seconds(price.predictedMs)}, within its budget of ${seconds(input.budgetMs)}\n`,
@@ -74,7 +74,7 @@ export async function runOrderProbe(input: ProbeInput, deps: ProbeDeps): Promise
   // Round 1: the shared JVMs.
   const sequences = withPartners.flatMap((p) => p.sequences);
   const owner = withPartners.flatMap((p) => p.sequences.map(() => p));
-  const first = await deps.build.runInOrder(sequences, { concurrency: input.concurrency, deadlineMs: input.budgetMs, round: 'order-probe/shared', signal: input.signal });
+  const first = await deps.build.runInOrder(sequences, { concurrency: input.concurrency, deadlineMs: input.budgetMs, round: 'order-probe/shared', clear: 'order-probe', signal: input.signal });
   if (!first.ok) {
     for (const p of withPartners) perCandidate.set(p.candidate.testCaseId, { ...base(p), status: 'not_run', why: first.why });
     return { perCandidate, summary: { ...summary, why: first.why, wallClockMs: deps.now() - started } };

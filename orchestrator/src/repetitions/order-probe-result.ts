@@ -4,6 +4,9 @@
 import type { RepetitionFailure, TestCaseIdentity } from '#contract';
 import type { FailureDetail } from './stress-pass-result.js';
 
+/** Why the probe ran nothing: no new test had another test in its task to run beside. */
+export const NO_PARTNERS = "no other test passed in the new tests' test tasks";
+
 /** A test the probe can run: its identity and where the first pass ran it. */
 export interface ProbeTest extends TestCaseIdentity {
   testCaseId: string;

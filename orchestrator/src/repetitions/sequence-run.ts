@@ -34,6 +34,8 @@ export interface InOrderOptions {
   deadlineMs: number | null;
   /** The folder of this round's JVMs under the build's stress-gate output (e.g. `order-probe/shared`). */
   round: string;
+  /** A folder (under the same output) emptied first: what an earlier run left there would read as this one's. */
+  clear?: string;
   signal?: AbortSignal | undefined;
 }
 

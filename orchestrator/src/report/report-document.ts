@@ -6,6 +6,7 @@ import { formatDuration, formatLimit, plural } from '../format/format.js';
 import { code, rich, type Piece, type Rich } from './rich-text.js';
 import type { GateReport } from './gate-report.js';
 import { detectionPower, detectionSentence } from './detection-power.js';
+import { NO_PARTNERS } from '../repetitions/order-probe-result.js';
 import { HALTED_WHY } from '../repetitions/stress-pass-result.js';
 import { candidateLabels, classAndName, reportRows, timingWords, type ReportRow } from './report-rows.js';
 
@@ -138,11 +139,11 @@ export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 
   return `${plural(repetitions, 'repetition')} in ${first}${then}${gradle}`;
 }
 
-/** "Order probe (seed 123): 3 new tests, 41 pairs, 3 JVMs, 4.2s of a 2m 30s budget": each pair a new test run right before and right after another. */
+/** "Order probe (seed 123): 3 new tests, 41 pairs in 3 JVMs, 4.2s": each pair a new test run right before and right after another. */
 function probeWords(r: GateReport): string | null {
   const p = r.orderProbe;
   if (!p || p.why !== null) return null;
-  return `Order probe (seed ${p.seed}): ${plural(p.candidates, 'new test')}, ${plural(p.pairs, 'pair')}, ${plural(p.jvms, 'JVM')}, ${formatDuration(p.wallClockMs)} of a ${formatDuration(p.budgetMs)} budget`;
+  return `Order probe (seed ${p.seed}): ${plural(p.candidates, 'new test')}, ${plural(p.pairs, 'pair')} in ${plural(p.jvms, 'JVM')}, ${formatDuration(p.wallClockMs)}${p.cut ? ` (its ${formatDuration(p.budgetMs)} budget cut it)` : ''}`;
 }
 
 /** What the probe could not do, and what failed beside a new test without being confirmed. */
@@ -151,7 +152,8 @@ function probeWarnings(r: GateReport): Rich[] {
   const p = r.orderProbe;
   if (!p) return out;
   const names = testNames(r.candidates);
-  if (p.why !== null) out.push([`The order probe did not run: ${p.why}. The new tests' order dependence is unknown.`]);
+  if (p.why === NO_PARTNERS) out.push([`The order probe had nothing to run: ${p.why}.`]);
+  else if (p.why !== null) out.push([`The order probe did not run: ${p.why}. The new tests' order dependence is unknown.`]);
   r.candidates.forEach((c, i) => {
     const o = c.orderProbe;
     if (!o) return;

@@ -170,6 +170,12 @@ describe.each([
     // The server recorded it.
     const res = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${r.report.runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
     expect(res.status).toBe(200);
+    // Stored whole: the run as the server shows it names each order-dependent test and its pair.
+    expect(r.err).not.toContain('was not uploaded');
+    const stored = JSON.stringify(await res.json());
+    expect(stored).toContain('"outcome":"order_dependent"');
+    expect(stored).toContain(fx.partner);
+    expect(stored).toContain(fx.broken);
 
     // Each printed command, run as printed with no server, runs exactly that order and fails.
     const victimRun = await asPrinted(dir, victim.orderProbe!.findings[0]!.reproduce);
