@@ -23,7 +23,8 @@ describe('probeOrder', () => {
     }));
     expect(asked).toBe(1);
     expect(results.map((r) => [r.outcome, r.orderProbe?.status])).toEqual([['passed', 'probed'], ['failed', undefined]]);
-    expect(summary).toMatchObject({ seed: 9, candidates: 1, pairs: 2 });
+    // The flaky new test is no partner: only the old one is.
+    expect(summary).toMatchObject({ seed: 9, candidates: 1, pairs: 1 });
   });
 
   it('fails open: a probe that throws leaves every verdict as it was, and says why', async () => {
