@@ -2,10 +2,8 @@
 // exactly the named tests run in one fresh JVM, each on its own, in the order named (`--repetitions
 // N`: N such JVMs), as the probe ran them. Exit 1 when a test failed, 0 when all passed, 70 when one
 // could not run. What a blocked author runs to see a victim fail after its polluter.
-import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
-import { resolveConfig } from '../config/config.js';
-import { booleanEnv, checkEnvironment } from '../config/environment.js';
+import { checkEnvironment } from '../config/environment.js';
 import { UsageError } from '../errors.js';
 import { failureEvidence, firstFailureText } from '../evidence/failure-evidence.js';
 import { formatDuration, plural } from '../format/format.js';
@@ -15,7 +13,8 @@ import type { ProbeTest } from '../order-probe/plan-probe.js';
 import { parseSelector, selected } from '../reproduce/test-selector.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
-import { MAX_REPETITIONS, NOT_STRESSED_EXIT_CODE } from './run-stress-tests.js';
+import { NOT_STRESSED_EXIT_CODE, withLocalBuild } from './local-build.js';
+import { repetitionsFlag } from './run-stress-tests.js';
 
 /** Runs `--run-order`; returns the exit code. Throws UsageError for what was typed. */
 export async function runOrder(flags: ToolFlags, buildArgs: readonly string[], deps: GateDeps): Promise<number> {
@@ -25,20 +24,8 @@ export async function runOrder(flags: ToolFlags, buildArgs: readonly string[], d
   if (flags.untilFailure) throw new UsageError('--until-failure goes with --stress-tests');
   const selectors = (flags.runOrder ?? []).map(parseSelector);
   if (selectors.some((s) => s.text.trim() === '')) throw new UsageError('--run-order needs a test, e.g. --run-order \':app shop.CartTest.leavesState\' --run-order \':app shop.CheckoutTest.appliesDiscount\'');
-  const times = flags.repetitions === undefined ? 1 : Number(flags.repetitions);
-  if (!/^[1-9][0-9]*$/.test(flags.repetitions?.trim() ?? '1') || times > MAX_REPETITIONS) throw new UsageError(`--repetitions: expected a whole number from 1 to ${MAX_REPETITIONS}; got ${JSON.stringify(flags.repetitions)}`);
-  const config = resolveConfig({ ...flags, mode: 'off' }, { ...deps.env, STRESS_NEW_TESTS: '' }, null, deps.cwd, deps.build);
-  const build = await deps.build.prepare(deps, config.projectDir);
-  try {
-    const first = await build.firstPass(buildArgs, { isMuted: () => false, isSkipped: () => false, skippedTests: [], now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}) });
-    for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
-    const signal = cancelled(deps.signal);
-    if (signal) return exitCodeForSignal(signal);
-    const trouble = first.readProblem ?? (first.settings ? first.errors[0] : (first.manifestProblem ?? 'the build tool did not report the build'));
-    if (trouble) {
-      deps.err(`stress-orchestrator: the build's test results cannot be read: ${trouble}\n`);
-      return NOT_STRESSED_EXIT_CODE;
-    }
+  const times = repetitionsFlag(flags.repetitions) ?? 1;
+  return withLocalBuild(flags, buildArgs, deps, async (first, build) => {
     const ran = first.cases.filter((c) => c.status !== 'skipped');
     const order: ProbeTest[] = selectors.map((s) => {
       const matches = ran.filter((c) => selected([s], c));
@@ -81,8 +68,5 @@ export async function runOrder(flags: ToolFlags, buildArgs: readonly string[], d
     lines.push(failed ? `  ${plural(failed, 'test')} failed in this order.` : notRun ? '  Not every test ran.' : '  Every test passed in this order.');
     deps.out(`${lines.join('\n')}\n`);
     return failed ? 1 : notRun ? NOT_STRESSED_EXIT_CODE : 0;
-  } finally {
-    await build.settle?.();
-    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(build.workDir, { recursive: true, force: true }).catch(() => undefined);
-  }
+  });
 }

@@ -3,13 +3,11 @@
 // the gate would (the same build adapter, executor and runner), the same report is printed, and
 // the exit code is 1 when one disagreed with itself. What an author runs before pushing, and what
 // the gate prints for a test that blocked.
-import { rm } from 'node:fs/promises';
 import { DEFAULT_STRESS_PARAMETERS, price } from '#contract';
 import { testCaseId } from '#identity';
 import { toStress, type GateCandidate } from '../candidates/gate-candidate.js';
 import type { ToolFlags } from '../args/parse-args.js';
-import { resolveConfig } from '../config/config.js';
-import { booleanEnv, checkEnvironment } from '../config/environment.js';
+import { checkEnvironment } from '../config/environment.js';
 import { groupInvocations } from '../candidates/invocation-groups.js';
 import { judgeFailedInBuild } from '../enforce/failed-in-build.js';
 import { classifyCandidate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
@@ -17,6 +15,7 @@ import { failingTests } from '../first-pass/failed-on-new.js';
 import { UsageError } from '../errors.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
+import { NOT_STRESSED_EXIT_CODE, withLocalBuild } from './local-build.js';
 import { firstPassSummary } from './finish-gate.js';
 import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
@@ -32,8 +31,7 @@ import { terminalSafe } from '../format/terminal-safe.js';
 
 /** The most repetitions `--repetitions` takes. */
 export const MAX_REPETITIONS = 1000;
-/** Exit code when a named test could not be stressed (the gate's own trouble, as the report says). */
-export const NOT_STRESSED_EXIT_CODE = 70;
+export { NOT_STRESSED_EXIT_CODE };
 /** Exit code when the build failed and no named test disagreed with itself (skipped, or every failing one broken). */
 export const BUILD_FAILED_EXIT_CODE = 4;
 
@@ -45,18 +43,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
   const empty = selectors.find((s) => s.text.trim() === '');
   if (empty) throw new UsageError('--stress-tests needs a test, e.g. --stress-tests \':app shop.CheckoutTest.appliesDiscount\'');
   const repetitions = repetitionsFlag(flags.repetitions);
-  const config = resolveConfig({ ...flags, mode: 'off' }, { ...deps.env, STRESS_NEW_TESTS: '' }, null, deps.cwd, deps.build);
-  const build = await deps.build.prepare(deps, config.projectDir);
-  try {
-    const first = await build.firstPass(buildArgs, { isMuted: () => false, isSkipped: () => false, skippedTests: [], now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}) });
-    for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
-    const signal = cancelled(deps.signal);
-    if (signal) return exitCodeForSignal(signal);
-    const trouble = first.readProblem ?? (first.settings ? first.errors[0] : (first.manifestProblem ?? 'the Gradle plugin did not report the build'));
-    if (trouble) {
-      deps.err(`stress-orchestrator: the build's test results cannot be read: ${trouble}\n`);
-      return NOT_STRESSED_EXIT_CODE;
-    }
+  return withLocalBuild(flags, buildArgs, deps, async (first, build, config) => {
     // A build that failed only on tests named here: they are stressed (flaky or broken); on any other test: skipped.
     const failing = failingTests(first);
     if (!first.passed && (failing.length === 0 || !failing.every((c) => selected(selectors, c)))) {
@@ -79,13 +66,11 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
     deps.out(renderReport(report));
     for (const problem of [await writeJsonReport(config.reportFile, report), await appendStepSummary(deps.env, report)]) if (problem) deps.err(`stress-gate: warning: ${terminalSafe(problem)}\n`);
     return report.exitCode;
-  } finally {
-    await build.settle?.();
-    if (!booleanEnv(deps.env, 'STRESS_GATE_KEEP_TEMP')) await rm(build.workDir, { recursive: true, force: true }).catch(() => undefined);
-  }
+  });
 }
 
-function repetitionsFlag(raw: string | undefined): number | null {
+/** `--repetitions`: null when not given; a usage error unless a whole number from 1 to MAX_REPETITIONS. */
+export function repetitionsFlag(raw: string | undefined): number | null {
   if (raw === undefined) return null;
   if (!/^[1-9][0-9]*$/.test(raw.trim()) || Number(raw) > MAX_REPETITIONS) throw new UsageError(`--repetitions: expected a whole number from 1 to ${MAX_REPETITIONS}; got ${JSON.stringify(raw)}`);
   return Number(raw);
