@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeFiles, writeTree } from '../support/fixture-project.js';
-import { expectOrderFindings, expectReplays, expectStored, orderScenario } from '../support/order-scenario.js';
+import { asPrinted, expectOrderFindings, expectReplays, expectStored, orderScenario } from '../support/order-scenario.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -47,14 +47,6 @@ async function gate(dir: string, branch: string, mode: string, extra: Record<str
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
-/** Runs a printed command as printed (its `npx … stress-orchestrator` is this checkout's CLI), with no server configured. */
-async function asPrinted(dir: string, command: string) {
-  const shell = command.replace(/^npx (?:(?:--no|-p \S+) )?stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
-  const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
-}
-
 describe.each([
   ['JUnit 4', project('junit4')],
   ['TestNG', project('testng')],
@@ -73,6 +65,6 @@ describe.each([
     const found = expectOrderFindings(r, fx.names);
     expect(found.victim.orderProbe!.findings[0]!.reproduce).toContain(` gradle --run-order ':app shop.CartTest.${fx.names.partner}' --run-order ':app shop.CartTest.${fx.names.victim}' -- --offline -q clean test`);
     await expectStored(api, r.report.runId, fx.names);
-    await expectReplays((command) => asPrinted(dir, command), found, fx.names);
+    await expectReplays((command) => asPrinted(dir, command, tmp), found, fx.names);
   }, 600_000);
 });

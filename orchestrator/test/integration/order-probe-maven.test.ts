@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeFiles, writeTree } from '../support/fixture-project.js';
-import { expectOrderFindings, expectReplays, expectStored, orderScenario, type Framework } from '../support/order-scenario.js';
+import { asPrinted, expectOrderFindings, expectReplays, expectStored, orderScenario, type Framework } from '../support/order-scenario.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
@@ -105,14 +105,6 @@ async function gate(dir: string, branch: string, mode: string) {
   return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
 }
 
-/** Runs a printed command as printed (its `npx … stress-orchestrator` is this checkout's CLI), with no server configured. */
-async function asPrinted(dir: string, command: string) {
-  const shell = command.replace(/^npx (?:(?:--no|-p \S+) )?stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
-  const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
-}
-
 describe.each([
   ['JUnit 4', project('junit4')],
   ['Jupiter', project('jupiter')],
@@ -134,6 +126,6 @@ describe.each([
     // A module-less Maven test name needs no quoting.
     expect(found.victim.orderProbe!.findings[0]!.reproduce).toContain(` mvn --run-order shop.CartTest.${fx.names.partner} --run-order shop.CartTest.${fx.names.victim} -- ${MVN.join(' ')} clean test`);
     await expectStored(api, r.report.runId, fx.names);
-    await expectReplays((command) => asPrinted(dir, command), found, fx.names);
+    await expectReplays((command) => asPrinted(dir, command, tmp), found, fx.names);
   }, 300_000);
 });

@@ -5,6 +5,19 @@
 // stable test. The build runs each class's methods in a fixed order (JUnit 4 NAME_ASCENDING,
 // Jupiter MethodName, TestNG priority) in which every test passes.
 import { expect } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+/** This checkout's CLI. */
+const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
+
+/** Runs a printed command as printed in `dir` (its `npx … stress-orchestrator` is this checkout's CLI), with no server configured. */
+export async function asPrinted(dir: string, command: string, tmp: string): Promise<{ code: number | undefined; out: string; err: string }> {
+  const shell = command.replace(/^npx (?:(?:--no|-p \S+) )?stress-orchestrator /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, JAVA_HOME: process.env.JAVA_HOME, TMPDIR: tmp };
+  const r = await execa('sh', ['-c', shell], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr) };
+}
 
 export type Framework = 'junit4' | 'jupiter' | 'testng';
 
