@@ -94,8 +94,9 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
         const order = f.role === 'victim' ? [f.other, r] : [r, f.other];
         // The failing test's evidence, bounded and trimmed to its own frames as a failed repetition's.
         const failing = f.role === 'victim' ? r.suite : f.other.suite;
-        const evidence = failureEvidence(failing, [{ repetition: f.replays, status: 'failure', durationMs: 0, failure: f.failure }])?.failures[0];
-        return { ...f, reproduce: orderReproduceCommand(parts, order), ...(evidence ? { evidence } : {}) };
+        const { failure, ...rest } = f;
+        const evidence = failure ? failureEvidence(failing, [{ repetition: f.replays, status: 'failure', durationMs: 0, failure }])?.failures[0] : undefined;
+        return { ...rest, reproduce: orderReproduceCommand(parts, order), ...(evidence ? { evidence } : {}) };
       });
       return { ...r, outcome: 'order_dependent' as const, orderProbe: { ...probe, findings }, ...reproduction(step.tool, step.buildArgs, r) };
     }),

@@ -3,7 +3,7 @@ import { silentLogger } from '../log.js';
 import type { ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOptions, InOrderOutcome, StepResult } from '../repetitions/sequence-run.js';
 import { chanceToMeet, DEFAULT_PROBE_BOUNDS, planProbe, sample, seededRandom } from './plan-probe.js';
-import { runOrderProbe } from './run-probe.js';
+import { readShared, runOrderProbe } from './run-probe.js';
 
 const test = (suite: string, name: string, task = ':app:test'): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${task} ${suite}.${name}`, source: { task, xmlName: name, occurrence: 1 } });
 
@@ -82,6 +82,17 @@ describe('planProbe', () => {
     for (const c of classes) expect(Math.abs(hits.get(c)! / 12_000 - 0.5)).toBeLessThan(0.03);
     expect(chanceToMeet(6, 12, 4, 3)).toBe(0.5);
     expect(chanceToMeet(6, 2000, 4, 8)).toBeCloseTo(0.0015);
+  });
+});
+
+describe('readShared', () => {
+  it('says once per cause which partners did not run beside the candidate', () => {
+    const pool = module(2, 5);
+    const [plan] = planProbe([pool[0]!], pool, 1);
+    const steps: StepResult[] = plan!.sequences[0]!.map((_, i) => (i % 2 === 1 ? { status: 'not_run', why: 'JUnit 4 found no such test', killed: false } : { status: 'success', durationMs: 1 }));
+    const read = readShared(plan!, [{ steps, dir: '/x' }], DEFAULT_PROBE_BOUNDS.partnersPerJvm);
+    expect(read.partnersRun).toBe(0);
+    expect(read.notes).toEqual([expect.stringMatching(/^8 partners did not run beside it: JUnit 4 found no such test \(C0Test\.t1, C0Test\.t2, C0Test\.t3, …\)$/)]);
   });
 });
 

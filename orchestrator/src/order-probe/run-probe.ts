@@ -121,6 +121,7 @@ export async function runOrderProbe(input: ProbeInput, deps: ProbeDeps): Promise
 export function readShared(p: CandidateProbePlan, runs: readonly SequenceRun[], perJvm: number): { partnersRun: number; suspects: Omit<Suspect, 'candidate'>[]; notes: string[]; killed: boolean } {
   const suspects: Omit<Suspect, 'candidate'>[] = [];
   const notes: string[] = [];
+  const notRun = new Map<string, string[]>();
   let partnersRun = 0;
   let killed = false;
   const ran = (s: StepResult | undefined) => s?.status === 'success' || s?.status === 'failure';
@@ -136,9 +137,11 @@ export function readShared(p: CandidateProbePlan, runs: readonly SequenceRun[], 
       if (mid?.status === 'failure') suspects.push({ role: 'polluter', other });
       // A victim changes from passing to failing across one partner (once it fails, the state it needs stays broken).
       if (after?.status === 'failure' && before?.status === 'success' && ran(mid)) suspects.push({ role: 'victim', other });
-      if (mid?.status === 'not_run' && !mid.killed) notes.push(`${name(other)} did not run beside it: ${mid.why}`);
+      if (mid?.status === 'not_run' && !mid.killed) notRun.set(mid.why, [...(notRun.get(mid.why) ?? []), name(other)]);
     });
   });
+  // One line a cause, whatever the number of partners it kept out.
+  for (const [why, names] of notRun) notes.push(`${names.length === 1 ? `${names[0]} did` : `${names.length} partners did`} not run beside it: ${why}${names.length > 1 ? ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})` : ''}`);
   return { partnersRun, suspects, notes: dedupe(notes), killed };
 }
 

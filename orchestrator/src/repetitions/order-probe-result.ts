@@ -22,8 +22,11 @@ export interface ProbeFinding {
   otherPassesAlone: boolean | null;
   replays: number;
   replayFailures: number;
-  /** The failing test's failure in the last replay. */
-  failure: FailureDetail;
+  /**
+   * The failing test's failure in the last replay, as the runner caught it; the gate turns it into
+   * `evidence` (bounded, trimmed) and drops it, so a report never carries whole traces.
+   */
+  failure?: FailureDetail;
   /** That replay's files (request, results, output). */
   dir: string;
   /** The command that replays exactly this order, and the failure as evidence (both set by the gate). */
