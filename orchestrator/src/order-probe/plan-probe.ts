@@ -38,6 +38,8 @@ export interface CandidateProbePlan {
   partners: ProbeTest[];
   /** Tests of its class left out by `classPartners`. */
   classPartnersLeftOut: number;
+  /** Partners left out so that its JVMs fit its share of the probe's budget (the last ones drawn). */
+  budgetLeftOut: number;
   /** The sampled classes, and how many other classes its task ran. */
   sampledClasses: string[];
   moduleClasses: number;
@@ -74,9 +76,11 @@ const byId = (a: ProbeTest, b: ProbeTest) => (a.testCaseId < b.testCaseId ? -1 :
  * Plans each candidate's probe. `pool`: every test the first pass ran and passed (the candidates
  * among them), in any order: it is sorted, so the same seed draws the same sample from the same
  * build. A candidate's partners share its test task and its selection kind (a JUnit Platform test
- * has a unique ID), so they run in its JVM as the build ran them.
+ * has a unique ID), so they run in its JVM as the build ran them. With a `share`, each candidate
+ * keeps the partners whose JVMs fit it (its class's first): a slow test, which runs once beside
+ * each partner, meets fewer of them, and the plan says how many it left out.
  */
-export function planProbe(candidates: readonly ProbeTest[], pool: readonly ProbeTest[], seed: number, bounds: ProbeBounds = DEFAULT_PROBE_BOUNDS): CandidateProbePlan[] {
+export function planProbe(candidates: readonly ProbeTest[], pool: readonly ProbeTest[], seed: number, bounds: ProbeBounds = DEFAULT_PROBE_BOUNDS, share?: ProbeShare): CandidateProbePlan[] {
   const byTask = new Map<string, ProbeTest[]>();
   for (const t of pool) byTask.set(t.source.task, [...(byTask.get(t.source.task) ?? []), t]);
   for (const list of byTask.values()) list.sort(byId);
@@ -91,13 +95,33 @@ export function planProbe(candidates: readonly ProbeTest[], pool: readonly Probe
     const classNames = [...classes.keys()].sort();
     const sampled = sample(classNames, bounds.sampledClasses, random);
     const ownKept = own.length > bounds.classPartners ? sample(own, bounds.classPartners, random) : own;
-    const partners = [...ownKept, ...sampled.flatMap((c) => sample(classes.get(c)!, bounds.perSampledClass, random))];
+    const drawn = [...ownKept, ...sampled.flatMap((c) => sample(classes.get(c)!, bounds.perSampledClass, random))];
+    const partners = share ? drawn.slice(0, fitting(candidate, drawn, share, bounds.partnersPerJvm)) : drawn;
     const sequences: ProbeTest[][] = [];
     for (let i = 0; i < partners.length; i += bounds.partnersPerJvm) {
       sequences.push([candidate, ...partners.slice(i, i + bounds.partnersPerJvm).flatMap((p) => [p, candidate])]);
     }
-    return { candidate, partners, classPartnersLeftOut: own.length - ownKept.length, sampledClasses: sampled, moduleClasses: classNames.length, sequences };
+    return { candidate, partners, classPartnersLeftOut: own.length - ownKept.length, budgetLeftOut: drawn.length - partners.length, sampledClasses: sampled, moduleClasses: classNames.length, sequences };
   });
+}
+
+/** What one candidate may spend, and what a JVM's start costs (ms): its partners are cut to fit. */
+export interface ProbeShare {
+  shareMs: number;
+  jvmStartMs: number;
+}
+
+/** The predicted time (ms) of the JVMs that run `candidate` beside its first `k` partners. */
+export function sequenceCost(candidate: ProbeTest, partners: readonly ProbeTest[], k: number, jvmStartMs: number, perJvm: number): number {
+  const jvms = Math.ceil(k / perJvm);
+  return jvms * jvmStartMs + (k + jvms) * candidate.durationMs + partners.slice(0, k).reduce((n, p) => n + p.durationMs, 0);
+}
+
+/** How many of `partners`, in order, fit the share (at least one: a share too small for any is the budget's to cut, and say). */
+function fitting(candidate: ProbeTest, partners: readonly ProbeTest[], share: ProbeShare, perJvm: number): number {
+  let k = partners.length;
+  while (k > 1 && sequenceCost(candidate, partners, k, share.jvmStartMs, perJvm) > share.shareMs) k--;
+  return k;
 }
 
 /**

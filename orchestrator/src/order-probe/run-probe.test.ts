@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { silentLogger } from '../log.js';
 import type { ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOptions, InOrderOutcome, StepResult } from '../repetitions/sequence-run.js';
-import { chanceToMeet, DEFAULT_PROBE_BOUNDS, planProbe, sample, seededRandom } from './plan-probe.js';
+import { chanceToMeet, DEFAULT_PROBE_BOUNDS, planProbe, sample, seededRandom, sequenceCost } from './plan-probe.js';
 import { readShared, runOrderProbe } from './run-probe.js';
 
 const test = (suite: string, name: string, task = ':app:test'): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${task} ${suite}.${name}`, source: { task, xmlName: name, occurrence: 1 } });
@@ -72,6 +72,19 @@ describe('planProbe', () => {
     expect(plan!.partners).toHaveLength(50);
     expect(plan!.classPartnersLeftOut).toBe(9);
     expect(plan!.sequences).toHaveLength(2);
+  });
+
+  it('a slow candidate meets fewer partners, its class\'s first, to fit its share of the budget; the plan says how many it left out', () => {
+    const pool = module(6, 4);
+    const slow = { ...pool[0]!, durationMs: 5_000 };
+    const [plan] = planProbe([slow], pool, 1, DEFAULT_PROBE_BOUNDS, { shareMs: 30_000, jvmStartMs: 300 });
+    // 300 + (k + 1) x 5,000 + k x 5 <= 30,000: k = 4.
+    expect(plan!.partners).toHaveLength(4);
+    expect(plan!.partners.slice(0, 3).every((p) => p.suite === slow.suite)).toBe(true);
+    expect(plan!.budgetLeftOut).toBe(3 + 5 * 4 - 4);
+    expect(sequenceCost(slow, plan!.partners, 4, 300, 40)).toBeLessThanOrEqual(30_000);
+    // A fast one keeps them all.
+    expect(planProbe([pool[0]!], pool, 1, DEFAULT_PROBE_BOUNDS, { shareMs: 30_000, jvmStartMs: 300 })[0]!.budgetLeftOut).toBe(0);
   });
 
   it('samples uniformly: each class is drawn with probability sampled/classes', () => {

@@ -35,6 +35,9 @@ export interface ProbeDeps {
   now: () => number;
 }
 
+/** The part of a candidate's budget share its shared JVMs are planned to take (the rest: replays, a slower machine). */
+export const SHARE_MARGIN = 0.6;
+
 /** A pair failed in a shared JVM: replayed before it is reported. */
 interface Suspect {
   candidate: number;
@@ -59,11 +62,24 @@ export function probePrice(plans: readonly CandidateProbePlan[], jvmStartMs: num
 export async function runOrderProbe(input: ProbeInput, deps: ProbeDeps): Promise<{ perCandidate: Map<string, CandidateProbe>; summary: ProbeSummary }> {
   const bounds = input.bounds ?? DEFAULT_PROBE_BOUNDS;
   const started = deps.now();
-  const plans = planProbe(input.candidates, input.pool, input.seed, bounds);
+  // Each candidate's share of the budget, with a margin for what the durations of the first pass do not predict.
+  const share = { shareMs: (input.budgetMs * SHARE_MARGIN * Math.max(1, input.concurrency)) / Math.max(1, input.candidates.length), jvmStartMs: input.jvmStartMs };
+  const plans = planProbe(input.candidates, input.pool, input.seed, bounds, share);
   const price = probePrice(plans, input.jvmStartMs, input.concurrency);
   const summary: ProbeSummary = { seed: input.seed, candidates: plans.length, pairs: price.pairs, jvms: 0, predictedMs: price.predictedMs, budgetMs: input.budgetMs, wallClockMs: 0, cut: false, cancelled: false, why: null };
   const perCandidate = new Map<string, CandidateProbe>();
-  const base = (p: CandidateProbePlan): CandidateProbe => ({ status: 'probed', why: null, seed: input.seed, partners: p.partners.length, partnersRun: 0, classPartnersLeftOut: p.classPartnersLeftOut, sampledClasses: p.sampledClasses.length, moduleClasses: p.moduleClasses, findings: [], notes: [] });
+  const base = (p: CandidateProbePlan): CandidateProbe => ({
+    status: 'probed',
+    why: null,
+    seed: input.seed,
+    partners: p.partners.length,
+    partnersRun: 0,
+    classPartnersLeftOut: p.classPartnersLeftOut,
+    sampledClasses: p.sampledClasses.length,
+    moduleClasses: p.moduleClasses,
+    findings: [],
+    notes: p.budgetLeftOut ? [`${p.budgetLeftOut} of its ${p.partners.length + p.budgetLeftOut} partners were left out to fit its share of the probe's budget (it takes ${formatMs(p.candidate.durationMs)} a run, and runs once beside each)`] : [],
+  });
   for (const p of plans) perCandidate.set(p.candidate.testCaseId, p.partners.length ? base(p) : { ...base(p), status: 'not_run', why: 'no other test passed in its test task: nothing to run it beside' });
   const withPartners = plans.filter((p) => p.partners.length > 0);
   if (!withPartners.length) return { perCandidate, summary: { ...summary, why: NO_PARTNERS } };
@@ -202,6 +218,10 @@ function dedupe(xs: string[]): string[] {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? seconds(ms) : `${Math.round(ms)} ms`;
 }
 
 function seconds(ms: number): string {
