@@ -57,7 +57,7 @@ interface Tally {
 
 async function main(): Promise<void> {
   const f = flags(process.argv.slice(2));
-  // Each flag's environment key is BENCH_ and its name: BENCH_TRIALS, BENCH_RETRY_TRIALS, BENCH_P.
+  // Each flag's environment key is BENCH_ and its name: BENCH_TRIALS, BENCH_RETRY_TRIALS, BENCH_P, BENCH_ORDER_TRIALS, BENCH_SEED.
   const num = (name: string, fallback: number) => {
     const n = Number(f.get(name) ?? process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`] ?? fallback);
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number`);
