@@ -39,7 +39,7 @@ const key = (t: { suite: string; name: string }) => `${t.suite}#${t.name}`;
 const NEW = new Set([...ORDER_ARCHETYPES, ...STABLE].map(key));
 
 interface Finding { role: string; other: { suite: string; name: string } }
-interface ReportCandidate { suite: string; name: string; outcome: string; orderProbe?: { status: string; seed: number; moduleClasses: number; sampledClasses: number; findings: Finding[] } }
+interface ReportCandidate { suite: string; name: string; outcome: string; orderProbe?: { status: string; seed: number; moduleClasses: number; sampledClasses: number; findings: Finding[]; notes: string[] } }
 interface Report { orderProbe: { seed: number; jvms: number; pairs: number; wallClockMs: number; cut: boolean } | null; candidates: ReportCandidate[] }
 
 export interface OrderOptions {
@@ -63,7 +63,7 @@ export async function orderTrials(o: OrderOptions): Promise<number> {
     const s = Math.floor(draw() * 2 ** 32);
     if (!seeds.includes(s)) seeds.push(s);
   }
-  const tally = new Map(ORDER_ARCHETYPES.map((a) => [key(a), { trials: 0, caught: 0, expected: [] as number[], others: new Set<string>(), wrong: 0 }]));
+  const tally = new Map(ORDER_ARCHETYPES.map((a) => [key(a), { trials: 0, caught: 0, expected: [] as number[], others: new Set<string>(), wrong: 0, missed: [] as string[] }]));
   let stableRuns = 0;
   let falseFindings = 0;
   const falseSeen: string[] = [];
@@ -103,6 +103,7 @@ export async function orderTrials(o: OrderOptions): Promise<number> {
         a.expected.push(arch.sameClass ? 1 : chanceToMeet(probe.sampledClasses, others, DEFAULT_PROBE_BOUNDS.perSampledClass, arch.otherClassSize));
         a.others.add(`${probe.sampledClasses} of ${others}`);
         if (probe.findings.some((f) => f.role === arch.role && key(f.other) === key(arch.other))) a.caught++;
+        else if (arch.sameClass) a.missed.push(`${c.name} (seed ${seed}): ${probe.notes.join(' / ') || 'no notes'}`);
         const wrong = probe.findings.filter((f) => !(f.role === arch.role && key(f.other) === key(arch.other)));
         if (wrong.length) {
           a.wrong++;
@@ -129,6 +130,7 @@ export async function orderTrials(o: OrderOptions): Promise<number> {
   log('');
   log(`false findings: ${falseFindings} of ${stableRuns} probe runs of stable new tests; ${wrongTotal} findings naming another partner on the archetypes`);
   for (const f of falseSeen) log(`  ${f}`);
+  for (const t of tally.values()) for (const m of t.missed) log(`  missed in its own class: ${m}`);
   if (notProbed.length) log(`not probed (not counted): ${notProbed.length}: ${notProbed.slice(0, 5).join('; ')}${notProbed.length > 5 ? '; …' : ''}`);
   const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   log(`probe wall clock per gate run: median ${(med(probeMs) / 1000).toFixed(1)} s (whole gate run median ${(med(runMs) / 1000).toFixed(1)} s)`);
