@@ -9,7 +9,7 @@ import { guards } from '../verdict-api/dist/guard/guards.js';
 
 type Posted = { module: string; suite: string; name: string; durationMs: number };
 
-/** Starts the fake; `close` stops it. `parameters` overrides the server's defaults (e.g. a bulk-change floor above a corpus). */
+/** Starts the fake; `close` stops it. `parameters` overrides the server's defaults (e.g. a bulk-change floor above a corpus, a curve of fewer repetitions); candidates are priced on its curve. */
 export async function startFakeVerdict(
   isNew: (p: Posted) => boolean,
   parameters: typeof DEFAULT_STRESS_PARAMETERS = DEFAULT_STRESS_PARAMETERS,
@@ -26,7 +26,7 @@ export async function startFakeVerdict(
       const posted = suites ? suites.flatMap((s) => s.names.map((name, k) => ({ module: s.module, suite: s.suite, name, durationMs: s.durationsMs[k]! }))) : (body['testCases'] as Posted[]);
       const candidates = posted
         .filter(isNew)
-        .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, DEFAULT_STRESS_PARAMETERS.curve) }))
+        .map((p) => ({ ...p, testCaseId: testCaseId('bench-project', p), ...price(p.durationMs, parameters.curve) }))
         .sort((a, b) => (a.module + a.suite + a.name < b.module + b.suite + b.name ? -1 : 1));
       const inventory = posted.length - candidates.length;
       res.end(

@@ -59,3 +59,25 @@ export function check(r: Ran, what: string): Ran {
   return r;
 }
 
+
+/** Wilson score interval at 95% for k successes of n. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const ph = k / n;
+  const d = 1 + (z * z) / n;
+  const centre = (ph + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((ph * (1 - ph)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+export const pct = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : '—');
+export const range = ([a, b]: [number, number]): string => `${pct(a)}–${pct(b)}`;
+
+/** Prints a Markdown table, its columns padded. */
+export function table(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  log(line(head));
+  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) log(line(row));
+}

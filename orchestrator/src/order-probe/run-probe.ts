@@ -121,7 +121,11 @@ export async function runOrderProbe(input: ProbeInput, deps: ProbeDeps): Promise
     }
     const left = Math.max(0, input.budgetMs - (deps.now() - started));
     deps.logger.info({ pairs: suspects.length, jvms: replays.length }, 'order probe: replaying the pairs that failed in shared JVMs');
-    const second = left > 0 ? await deps.build.runInOrder(replays, { concurrency: input.concurrency, deadlineMs: left, round: 'order-probe/replays', signal: input.signal }) : null;
+    // One JVM at a time: a replay confirms a pair, so no other JVM may share the machine's ports,
+    // files or temp dirs with it. Side by side, a polluter's replay holding a fixed port made the
+    // other test fail "alone" (a missed finding), and could fail another candidate's replay of the
+    // same test (a false one): bench:detection's leaked-port archetype was caught 17 of 20 times.
+    const second = left > 0 ? await deps.build.runInOrder(replays, { concurrency: 1, deadlineMs: left, round: 'order-probe/replays', signal: input.signal }) : null;
     if (second?.ok) summary.jvms += second.jvms;
     judgeSuspects(suspects, withPartners, second, bounds.replays, perCandidate);
     summary.cut ||= second === null || (second.ok && second.cut);
