@@ -30,7 +30,8 @@ export async function runInOrder(
   const targetOf = new Map<string, StressTarget>();
   for (const t of resolved.targets) for (const m of t.members) targetOf.set(m.candidate.testCaseId, t);
   const cannot = new Map(resolved.unrunnable.map((u) => [u.candidate.testCaseId, u.why]));
-  const planned: { sequence: Sequence; kept: number[]; skipped: Map<number, string> }[] = sequences.map((steps, n) => {
+  // A sequence whose first step (the candidate) cannot be selected runs nothing: `sequence` null.
+  const planned: { sequence: Sequence | null; folder: string; kept: number[]; skipped: Map<number, string> }[] = sequences.map((steps, n) => {
     const first = targetOf.get(steps[0]?.testCaseId ?? '');
     const kept: number[] = [];
     const skipped = new Map<number, string>();
@@ -44,15 +45,13 @@ export async function runInOrder(
     });
     const c = steps[0]!;
     const folder = `${options.round}/${n + 1}-${`${c.suite.slice(c.suite.lastIndexOf('.') + 1)}.${c.name}`.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80)}`;
-    const sequence: Sequence = first
-      ? { steps: kept.map((i) => targetOf.get(steps[i]!.testCaseId)!.members[0]!.selection), jvm: first.jvm, configurationParameters: first.configurationParameters, folder }
-      : { steps: [], jvm: { java: 'java', jvmArgs: [], classpath: [], workingDir: '.', environment: {}, systemProperties: {} }, configurationParameters: {}, folder };
-    return { sequence, kept, skipped };
+    const sequence = first ? { steps: kept.map((i) => targetOf.get(steps[i]!.testCaseId)!.members[0]!.selection), jvm: first.jvm, configurationParameters: first.configurationParameters, folder } : null;
+    return { sequence, folder, kept, skipped };
   });
   if (options.clear !== undefined) await rm(path.join(context.outputDir, options.clear), { recursive: true, force: true });
   const runnable = planned.filter((p) => p.kept.length > 0);
   const outcome = await runSequences({
-    sequences: runnable.map((p) => p.sequence),
+    sequences: runnable.map((p) => p.sequence!),
     runnerJar: context.runnerJar,
     outputDir: context.outputDir,
     concurrency: options.concurrency,
@@ -61,7 +60,7 @@ export async function runInOrder(
     signal: options.signal,
   });
   const runs = planned.map((p, n) => {
-    const run = p.kept.length ? outcome.runs[runnable.indexOf(p)]! : { steps: [], dir: path.join(context.outputDir, p.sequence.folder) };
+    const run = p.kept.length ? outcome.runs[runnable.indexOf(p)]! : { steps: [], dir: path.join(context.outputDir, p.folder) };
     const steps: StepResult[] = sequences[n]!.map((_, i) => {
       const why = p.skipped.get(i);
       return why !== undefined ? { status: 'not_run', why, killed: false } : run.steps[p.kept.indexOf(i)]!;

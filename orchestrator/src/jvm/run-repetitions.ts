@@ -22,7 +22,7 @@ import type { JvmLauncher } from './launch-jvm.js';
 import type { Progress } from './progress.js';
 import { readRepetition, type RepetitionFiles } from './read-repetition.js';
 import type { JvmFacts } from './runner-log.js';
-import { jvmCommand, requestText } from './runner-request.js';
+import { errorFileArgs, jvmCommand, requestText } from './runner-request.js';
 import { targetRepetitions, type StressTarget } from './stress-target.js';
 
 /** What the scheduler runs. */
@@ -286,8 +286,7 @@ async function prepare(job: Job, members: StressTarget['members'], input: Repeti
   };
   const { target } = job;
   await writeFile(files.request, requestText({ selections: members.map((m) => m.selection), configurationParameters: target.configurationParameters, systemProperties: target.jvm.systemProperties }, files.results));
-  // A JVM that crashes writes its hs_err file here rather than into the build's working directory.
-  const errorFile = target.jvm.jvmArgs.some((a) => a.startsWith('-XX:ErrorFile=')) ? [] : [`-XX:ErrorFile=${path.join(job.dir, 'hs_err_pid%p.log')}`];
+  const errorFile = errorFileArgs(target.jvm.jvmArgs, job.dir, path.join);
   const command = jvmCommand(target.jvm, input.runnerJar, files.request, [...extraJvmArgs, ...errorFile], path.delimiter);
   return { ...files, command };
 }

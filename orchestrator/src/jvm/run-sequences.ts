@@ -10,7 +10,7 @@ import type { FailureDetail } from '../repetitions/stress-pass-result.js';
 import type { JvmExit, JvmLauncher } from './launch-jvm.js';
 import { tail } from './read-repetition.js';
 import { parseRunnerLog, type RunnerLog } from './runner-log.js';
-import { jvmCommand, requestText } from './runner-request.js';
+import { errorFileArgs, jvmCommand, requestText } from './runner-request.js';
 import { selects, selectorText, type JvmSpec, type Selection } from './stress-target.js';
 
 /** One JVM of the probe: its steps in order, and how it starts. */
@@ -74,7 +74,7 @@ async function runOne(s: Sequence, dir: string, input: SequencesInput, stop: Abo
   await mkdir(dir, { recursive: true });
   const files = { request: path.join(dir, 'request.txt'), results: path.join(dir, 'results.jsonl'), stdout: path.join(dir, 'stdout.log'), stderr: path.join(dir, 'stderr.log') };
   await writeFile(files.request, requestText({ selections: s.steps, configurationParameters: s.configurationParameters, systemProperties: s.jvm.systemProperties, sequence: true }, files.results));
-  const errorFile = s.jvm.jvmArgs.some((a) => a.startsWith('-XX:ErrorFile=')) ? [] : [`-XX:ErrorFile=${path.join(dir, 'hs_err_pid%p.log')}`];
+  const errorFile = errorFileArgs(s.jvm.jvmArgs, dir, path.join);
   const exit = await input.launch(jvmCommand(s.jvm, input.runnerJar, files.request, errorFile, path.delimiter), files, stop).done;
   const text = await readFile(files.results, 'utf8').catch(() => '');
   const output = { stdoutTail: await tail(files.stdout), stderrTail: await tail(files.stderr) };

@@ -25,6 +25,11 @@ export function jvmCommand(jvm: JvmSpec, runnerJar: string, requestFile: string,
   };
 }
 
+/** Where a crashing JVM writes its hs_err file: `dir`, rather than the build's working directory (unless the build set one). */
+export function errorFileArgs(jvmArgs: readonly string[], dir: string, join: (...parts: string[]) => string): string[] {
+  return jvmArgs.some((a) => a.startsWith('-XX:ErrorFile=')) ? [] : [`-XX:ErrorFile=${join(dir, 'hs_err_pid%p.log')}`];
+}
+
 /** One value on one line: backslash, newline, carriage return and tab escaped. */
 export function escapeValue(s: string): string {
   return s.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\t', '\\t');

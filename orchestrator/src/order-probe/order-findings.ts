@@ -6,6 +6,7 @@ import { orderReproduceCommand } from '#reproduce';
 import type { CandidateResult } from '../enforce/outcome.js';
 import { failureEvidence } from '../evidence/failure-evidence.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
+import type { TestCaseResult } from '../first-pass/test-case-result.js';
 import type { Logger } from '../log.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import type { ProbeTest } from './plan-probe.js';
@@ -37,10 +38,13 @@ export function probeKey(suite: string, source: ProbeTest['source']): string {
 export function probePool(first: FirstPass, flaky: ReadonlySet<string> = new Set()): ProbeTest[] {
   return first.cases
     .filter((c) => c.status === 'success' && !c.muted && !flaky.has(probeKey(c.suite, { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence })))
-    .map((c) => {
-      const source = { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) };
-      return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
-    });
+    .map(probeTest);
+}
+
+/** A first-pass case as the probe (and `--run-order`) runs it. */
+export function probeTest(c: TestCaseResult): ProbeTest {
+  const source = { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) };
+  return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
 }
 
 /**
@@ -89,7 +93,8 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
       const probe = perCandidate.get(probeKey(r.suite, r.source!));
       if (!probe) return r;
       if (!probe.findings.length) return { ...r, orderProbe: probe };
-      const parts = reproduction(step.tool, step.buildArgs, r).reproduceParts;
+      const repro = reproduction(step.tool, step.buildArgs, r);
+      const parts = repro.reproduceParts;
       const findings = probe.findings.map((f) => {
         const order = f.role === 'victim' ? [f.other, r] : [r, f.other];
         // The failing test's evidence, bounded and trimmed to its own frames as a failed repetition's.
@@ -98,7 +103,7 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
         const evidence = failure ? failureEvidence(failing, [{ repetition: f.replays, status: 'failure', durationMs: 0, failure }])?.failures[0] : undefined;
         return { ...rest, reproduce: orderReproduceCommand(parts, order), ...(evidence ? { evidence } : {}) };
       });
-      return { ...r, outcome: 'order_dependent' as const, orderProbe: { ...probe, findings }, ...reproduction(step.tool, step.buildArgs, r) };
+      return { ...r, outcome: 'order_dependent' as const, orderProbe: { ...probe, findings }, ...repro };
     }),
     summary,
   };
