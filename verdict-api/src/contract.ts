@@ -179,11 +179,21 @@ export const Shard = v.pipe(
   ),
 );
 
+/**
+ * A test method's body fingerprint: the first 128 bits of the SHA-256 of its normalised source
+ * (annotations, parameters and body as tokens, comments and layout dropped, its own name left
+ * out), then the invocation's part of the name (`[1]`), as 32 lowercase hex digits. Two identities
+ * with one fingerprint are the same test under two names (orchestrator/src/diff/fingerprint.ts).
+ */
+export const Fingerprint = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hex digits'));
+
 export const TestCaseRunUpload = v.object({
   ...TestCaseIdentity.entries,
   status: TestStatus,
   durationMs,
   muted: v.optional(v.boolean(), false),
+  /** Optional (older clients and tests the CLI did not find in the source send none): its body fingerprint. */
+  fingerprint: v.optional(v.nullable(Fingerprint), null),
   repetitions: v.optional(v.pipe(v.array(Repetition), v.maxLength(MAX_REPETITIONS, `must hold at most ${MAX_REPETITIONS} repetitions`)), []),
 });
 export type TestCaseRunUpload = v.InferOutput<typeof TestCaseRunUpload>;
@@ -250,6 +260,12 @@ export const StressParameters = v.object({
    * enforce. Default true; a project can make order findings report-only. Optional on the wire.
    */
   orderFindingsBlock: v.optional(v.boolean(), true),
+  /**
+   * A test the merge request modified (its own lines changed) that disagreed with itself fails the
+   * gate in enforce. Default false: modified tests are stressed and reported in both modes, and
+   * block only when a project turns this on. Optional on the wire.
+   */
+  modifiedTestsBlock: v.optional(v.boolean(), false),
 });
 export type StressParameters = v.InferOutput<typeof StressParameters>;
 
@@ -266,6 +282,7 @@ export const DEFAULT_STRESS_PARAMETERS: StressParameters = {
   bulkChangeFloor: 50,
   timingSensitiveBlocks: false,
   orderFindingsBlock: true,
+  modifiedTestsBlock: false,
 };
 
 /** The project's flaky-test policy (consumers that attribute flakiness read it). */
@@ -313,10 +330,16 @@ export const VerdictSuite = v.pipe(
     tests: v.optional(v.array(v.object({ name: TestCaseIdentity.entries.name, durationMs }))),
     names: v.optional(v.array(TestCaseIdentity.entries.name)),
     durationsMs: v.optional(v.array(durationMs)),
+    /** Optional, beside `names`: each test's body fingerprint, or null (the CLI sends them only for tests in files the merge request changed). */
+    fingerprints: v.optional(v.array(v.nullable(Fingerprint))),
   }),
   v.check(
     (s) => (s.tests !== undefined ? s.names === undefined && s.durationsMs === undefined : s.names !== undefined && s.durationsMs?.length === s.names.length),
     'give the tests either as tests, or as names with durationsMs of the same length',
+  ),
+  v.forward(
+    v.check((s) => s.fingerprints === undefined || s.fingerprints.length === (s.names ?? s.tests ?? []).length, 'must be as long as the list of tests'),
+    ['fingerprints'],
   ),
   v.transform((s) => ({
     module: s.module,
@@ -324,6 +347,7 @@ export const VerdictSuite = v.pipe(
     listed: s.tests ? ('tests' as const) : ('names' as const),
     names: s.tests ? s.tests.map((t) => t.name) : s.names!,
     durationsMs: s.tests ? s.tests.map((t) => t.durationMs) : s.durationsMs!,
+    fingerprints: s.fingerprints ?? null,
   })),
 );
 
@@ -339,7 +363,7 @@ export const VerdictRequest = v.object({
   mode: v.optional(v.picklist(['report', 'enforce'])),
   testCases: v.optional(
     v.pipe(
-      v.array(v.object({ ...TestCaseIdentity.entries, durationMs })),
+      v.array(v.object({ ...TestCaseIdentity.entries, durationMs, fingerprint: v.optional(v.nullable(Fingerprint), null) })),
       v.maxLength(MAX_IDENTITIES, `must hold at most ${MAX_IDENTITIES} test cases`),
     ),
   ),
@@ -370,6 +394,18 @@ export const BulkChangeGuard = v.object({
 });
 export const CandidateCapGuard = v.object({ fired: v.boolean(), count, cap: count });
 
+/**
+ * A posted identity with no default-branch history whose body fingerprint is that of an identity
+ * with default-branch CI history that this request did not post (gone from the build): the same
+ * test renamed or moved. It inherits that history, so it is no candidate and does not count as new.
+ */
+export const RenamedTest = v.object({
+  ...TestCaseIdentity.entries,
+  testCaseId: v.string(),
+  from: v.object({ ...TestCaseIdentity.entries, testCaseId: v.string() }),
+});
+export type RenamedTest = v.InferOutput<typeof RenamedTest>;
+
 export const VerdictResponse = v.object({
   projectId: v.string(),
   entitled: v.boolean(),
@@ -379,6 +415,8 @@ export const VerdictResponse = v.object({
   posted: count,
   /** New identities ("never run in CI on the default branch"), sorted by identity. */
   candidates: v.array(Candidate),
+  /** Optional (older servers send none): posted identities that are renames of known ones, not candidates. */
+  renamed: v.optional(v.array(RenamedTest), []),
   guards: v.object({ premise: PremiseGuard, bulkChange: BulkChangeGuard, candidateCap: CandidateCapGuard }),
 });
 export type VerdictResponse = v.InferOutput<typeof VerdictResponse>;
@@ -443,6 +481,32 @@ export const ReproduceParts = v.pipe(
 );
 export type ReproduceParts = v.InferOutput<typeof ReproduceParts>;
 
+/**
+ * Why a candidate was chosen: `new` (never ran in CI on the default branch), `modified` (it ran
+ * there, and the merge request changed its own lines), `diff` (the project has no default-branch
+ * history yet: a test method the merge request added, "new (from the diff)").
+ */
+export const CandidateOrigin = v.picklist(['new', 'modified', 'diff']);
+export type CandidateOrigin = v.InferOutput<typeof CandidateOrigin>;
+
+/** Bounds of the diff analysis on the wire. */
+export const DIFF_BOUNDS = { renamed: 1000, why: 1024, base: 256 } as const;
+
+/**
+ * What the CLI learnt from the merge request's diff: `analysed` (against `base`, the merge base's
+ * commit), or `skipped` with why (a shallow clone without the merge base, no git, the default
+ * branch itself…): then no test is `modified` and only the server's fingerprints found renames.
+ */
+export const DiffAnalysis = v.object({
+  status: v.picklist(['analysed', 'skipped']),
+  why: v.nullable(text(DIFF_BOUNDS.why)),
+  base: v.nullable(text(DIFF_BOUNDS.base)),
+  /** Test methods the diff added, modified, and those it touched the CLI could not find in the source. */
+  added: v.optional(count, 0),
+  modified: v.optional(count, 0),
+});
+export type DiffAnalysis = v.InferOutput<typeof DiffAnalysis>;
+
 /** POST /api/v1/projects/:project/runs/:runId/gate: the stress pass as one gated observation. */
 export const GateUpload = v.object({
   shard: v.optional(Shard, { index: 0, total: 1 }),
@@ -457,11 +521,17 @@ export const GateUpload = v.object({
   wouldHaveBlocked: v.boolean(),
   /** Optional (older clients send none): telemetry of the pass. */
   timing: v.optional(v.nullable(StressTiming), null),
+  /** Optional (older clients send none): the diff analysis behind modified and renamed tests. */
+  diff: v.optional(v.nullable(DiffAnalysis), null),
+  /** Optional: tests not stressed because they are renames of known tests (the verdict's, or the diff's on day one). */
+  renamed: v.optional(v.pipe(v.array(v.object({ ...TestCaseIdentity.entries, from: TestCaseIdentity })), v.maxLength(DIFF_BOUNDS.renamed, `must hold at most ${DIFF_BOUNDS.renamed} renamed tests`)), []),
   testCases: v.pipe(
     v.array(
       v.object({
         ...TestCaseIdentity.entries,
         muted: v.optional(v.boolean(), false),
+        /** Optional (older clients send none, meaning new): why it is a candidate. */
+        origin: v.optional(CandidateOrigin, 'new'),
         /** Optional telemetry: the first pass's measured duration and the repetitions the curve gave. */
         durationMs: v.optional(v.nullable(durationMs), null),
         plannedRepetitions: v.optional(v.nullable(count), null),

@@ -67,6 +67,7 @@ export function verdict(over: Partial<VerdictResponse> = {}): VerdictResponse {
     inventory: 200,
     posted: 210,
     candidates: [],
+    renamed: [],
     guards: {
       premise: { fired: false, reason: null },
       bulkChange: { fired: false, newCount: 0, inventory: 200, ratio: 0.3, floor: 50 },

@@ -45,6 +45,7 @@ export function cannedVerdict(posted: Posted[], isNew: (p: Posted) => boolean, o
     inventory: posted.length - candidates.length,
     posted: posted.length,
     candidates,
+    renamed: [],
     guards: {
       premise: { fired: false, reason: null },
       bulkChange: { fired: false, newCount: candidates.length, inventory: posted.length - candidates.length, ratio: 0.3, floor: 50 },
