@@ -95,7 +95,9 @@ export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec,
     if (old) change = { change: old.has(located.digest) ? 'unchanged' : 'modified' };
     else {
       const gone = (byDigest.get(located.digest) ?? []).filter((k) => !now.has(k)).sort();
-      change = gone.length ? { change: 'added', renamedFrom: fromKey(gone[0]!, located.invocation) } : { change: 'added' };
+      // The old identity is named as this one is, its method's name swapped (`answers` or `adds[1]`).
+      const rest = t.name.startsWith(located.method.name) ? t.name.slice(located.method.name.length) : '';
+      change = gone.length ? { change: 'added', renamedFrom: fromKey(gone[0]!, rest) } : { change: 'added' };
     }
     result.set(identityKey(t), { located, change });
   }
