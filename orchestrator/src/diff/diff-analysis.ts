@@ -7,7 +7,7 @@ import path from 'node:path';
 import { identityKey } from '../identity/identity-key.js';
 import { fingerprintTokens, methodDigest } from './fingerprint.js';
 import { findMergeBase, type BaseContext, type GitExec } from './merge-base.js';
-import { languageOf, namedMethod, SourceIndex, type LocatableTest, type LocatedTest } from './source-index.js';
+import { languageOf, SourceIndex, type LocatableTest, type LocatedTest } from './source-index.js';
 import { scanSource } from './test-methods.js';
 
 /** What the diff did to one test. */
@@ -85,8 +85,8 @@ export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec,
 
   const result = new Map<string, { located: LocatedTest; change: TestChange }>();
   for (const t of tests) {
-    const named = namedMethod(t);
-    if (!named) continue;
+    // Only a test whose class may be in a touched file is read: the rest of the suite is not.
+    if (!index.filesFor(t).some((f) => newSide.has(f))) continue;
     const located = await index.locate(t);
     if (!located || !newSide.has(located.path)) continue;
     const key = methodKey(located.packageName, located.className, located.method.name);

@@ -1,5 +1,6 @@
 // The diff analysis as the gate uses it: on or off (STRESS_GATE_DIFF), allowed to fetch history
 // (STRESS_GATE_FETCH_MERGE_BASE), and the project's source index opened once per run.
+import pLimit from 'p-limit';
 import { booleanEnv } from '../config/boolean-env.js';
 import { identityKey } from '../identity/identity-key.js';
 import { analyseDiff, openSourceIndex, type DiffAnalysis } from './diff-analysis.js';
@@ -33,6 +34,9 @@ export function diffSources(git: GitExec | null, projectDir: string, env: NodeJS
       const found = new Map<string, string>();
       const idx = settings.enabled ? await opened() : null;
       if (!idx) return found;
+      // Read the files side by side first (one at a time, the reads were most of the time).
+      const read = pLimit(16);
+      await Promise.all([...new Set(tests.flatMap((t) => idx.filesFor(t)))].map((f) => read(() => idx.scan(f))));
       for (const t of tests) {
         const located = await idx.locate(t);
         if (located) found.set(identityKey(t), located.fingerprint);

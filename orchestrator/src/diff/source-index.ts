@@ -91,6 +91,12 @@ export class SourceIndex {
     return s;
   }
 
+  /** The files that may hold the test's class (by its top-level class's name), without reading any. */
+  filesFor(t: LocatableTest): readonly string[] {
+    const named = namedMethod(t);
+    return named ? (this.byName.get(named.className.split('$')[0]!) ?? []) : [];
+  }
+
   /** Locates a test; null when its class's file or its method is not found, or is ambiguous. */
   async locate(t: LocatableTest): Promise<LocatedTest | null> {
     const named = namedMethod(t);

@@ -13,8 +13,15 @@ export interface Token {
 
 export type SourceLanguage = 'java' | 'kotlin';
 
-const isIdentStart = (c: string) => /[\p{L}_$]/u.test(c);
-const isIdentPart = (c: string) => /[\p{L}\p{N}_$]/u.test(c);
+// ASCII first: the regular expressions are for the rest of Unicode (a name may be in any script).
+const isIdentStart = (c: string) => {
+  const x = c.charCodeAt(0);
+  return (x >= 97 && x <= 122) || (x >= 65 && x <= 90) || x === 95 || x === 36 || (x > 127 && /[\p{L}_$]/u.test(c));
+};
+const isIdentPart = (c: string) => {
+  const x = c.charCodeAt(0);
+  return (x >= 97 && x <= 122) || (x >= 65 && x <= 90) || (x >= 48 && x <= 57) || x === 95 || x === 36 || (x > 127 && /[\p{L}\p{N}_$]/u.test(c));
+};
 
 /** Splits a source file into tokens. Never throws: an unterminated literal runs to the end of the file. */
 export function tokenize(source: string, language: SourceLanguage): Token[] {
