@@ -106,6 +106,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       answer = again;
     }
   }
+  // A run of the default branch has no merge request: whatever kept the diff from it is not news.
+  if (analysis?.status === 'skipped' && headBranch !== null && headBranch === server.defaultBranch) analysis = { ...analysis, quiet: true };
   // No diff (a shallow clone, no base): the new tests' fingerprints still tell the server's renames.
   if (ctx.diff && analysis?.status === 'skipped' && answer.value.candidates.length && !answer.value.guards.premise.fired) {
     const asked = new Set(answer.value.candidates.map((c) => identityKey(c)));
