@@ -45,7 +45,7 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('gate_order_probes'), cases.flatMap<Record<string, unknown>>(({ t, id }) => orderProbeRow(common, id, t, project.stress.orderFindingsBlock, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_candidate_origins'), cases.flatMap<Record<string, unknown>>(({ t, id }) => originRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_renamed'), renamedRows(common, gate, recordedAt));
-  await db.engine.insert(db.t('gate_diffs'), [diffRow(common, gate, project.stress.modifiedTestsBlock, recordedAt)].flatMap((r) => r ?? []));
+  await db.engine.insert(db.t('gate_diffs'), [diffRow(common, gate, project.stress.modifiedTestsBlock, recordedAt)].flatMap<Record<string, unknown>>((r) => r ?? []));
   await db.engine.insert(db.t('gate_verdicts'), [
     {
       ...common,
