@@ -116,7 +116,9 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const unstressed = c.notStressed + c.errors;
   const order = c.orderDependent ? `, ${c.orderDependent} order-dependent` : '';
   const extra = `${order}${unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : ''}`;
-  doc.counts = `${plural(c.examined, r.mode === 'local' ? 'test case' : 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
+  const modified = r.candidates.filter((cand) => cand.origin === 'modified').length;
+  const examined = r.mode === 'local' ? plural(c.examined, 'test case') : modified ? `${plural(c.examined - modified, 'new test case')} and ${modified} modified` : plural(c.examined, 'new test case');
+  doc.counts = `${examined}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   doc.rows = reportRows(r);
   doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
   doc.probe = probeWords(r);

@@ -69,6 +69,28 @@ describe('modified and renamed tests on real Gradle', () => {
     // Modified tests are report-only unless the project says otherwise: caught, shown, not blocking.
     expect({ code: r.code, blocked: r.report.blocked }).toEqual({ code: 0, blocked: false });
     expect(r.out).toContain('Modified tests are report-only in this project');
+    // The run as stored: each candidate's origin and the renamed tests with where they came from.
+    const stored = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${(r.report as unknown as { runId: string }).runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
+    const run = (await stored.json()) as { gate: { candidates: { name: string; origin?: string }[]; renamed: { name: string; from: { suite: string; name: string } }[]; diff: { status: string } | null } };
+    expect(run.gate.diff).toMatchObject({ status: 'analysed' });
+    expect(run.gate.renamed.map((t) => `${t.name} <- ${t.from.suite}.${t.from.name}`).sort()).toEqual(['answers <- shop.ServiceTest.answers', 'toMove <- shop.CartTest.toMove']);
+    expect(run.gate.candidates.find((c) => c.name === 'discount')).toMatchObject({ origin: 'modified' });
+
+    // A project that makes modified tests block: the same merge request is blocked in enforce.
+    const patched = await fetch(`${api.url}/api/v1/projects/${api.project}/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${api.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stress: { modifiedTestsBlock: true } }),
+    });
+    expect(patched.status).toBe(200);
+    const blocking = await gate(repo, 'feature', 'enforce');
+    expect({ code: blocking.code, blocked: blocking.report.blocked }).toEqual({ code: 1, blocked: true });
+    expect(blocking.out).toMatch(/discount — modified/);
+    await fetch(`${api.url}/api/v1/projects/${api.project}/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${api.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stress: { modifiedTestsBlock: false } }),
+    });
   }, 300_000);
 
   it('in a shallow clone without the merge base, says why detection was skipped; allowed to fetch, it finds the modified test', async () => {
@@ -80,7 +102,7 @@ describe('modified and renamed tests on real Gradle', () => {
     expect(skipped.out).toContain('Modified and renamed test detection was skipped');
     // The server's fingerprints still know the renames; no test is called modified without the diff.
     expect(candidateLines(skipped.report)).toEqual(['CartTest.added new passed', 'CartTest.renamedChanged new passed']);
-    expect(renamedLines(skipped.report)).toEqual([]);
+    expect(renamedLines(skipped.report)).toEqual(['BillingServiceTest.answers <- ServiceTest.answers', 'OtherTest.toMove <- CartTest.toMove']);
     const fetched = await gate(shallow, 'feature', 'report');
     expect(fetched.report.diff).toMatchObject({ status: 'analysed', fetched: true });
     expectModifiedAndRenamed(fetched);
