@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { booleanEnv } from './boolean-env.js';
 import { probeSettings } from './probe-settings.js';
-import { diffSettings } from '../diff/diff-sources.js';
+import { diffSettings } from './diff-settings.js';
 
 export { booleanEnv };
 

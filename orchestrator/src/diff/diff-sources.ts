@@ -1,16 +1,11 @@
 // The diff analysis as the gate uses it: on or off (STRESS_GATE_DIFF), allowed to fetch history
 // (STRESS_GATE_FETCH_MERGE_BASE), and the project's source index opened once per run.
 import pLimit from 'p-limit';
-import { booleanEnv } from '../config/boolean-env.js';
+import { diffSettings } from '../config/diff-settings.js';
 import { identityKey } from '../identity/identity-key.js';
 import { analyseDiff, openSourceIndex, type DiffAnalysis } from './diff-analysis.js';
 import type { GitExec } from './merge-base.js';
 import type { LocatableTest, SourceIndex } from './source-index.js';
-
-/** Reads STRESS_GATE_DIFF (default on) and STRESS_GATE_FETCH_MERGE_BASE (default on); a bad value is a usage error. */
-export function diffSettings(env: NodeJS.ProcessEnv): { enabled: boolean; allowFetch: boolean } {
-  return { enabled: booleanEnv(env, 'STRESS_GATE_DIFF', true), allowFetch: booleanEnv(env, 'STRESS_GATE_FETCH_MERGE_BASE', true) };
-}
 
 /** The run's diff analysis and fingerprints. */
 export interface DiffSources {
