@@ -13,6 +13,8 @@ export interface DiffSources {
   analyse(tests: readonly LocatableTest[], ctx: { headBranch: string | null; defaultBranch: string | null }): Promise<DiffAnalysis | null>;
   /** Every locatable test's fingerprint, by identity key: what a default-branch CI run uploads. */
   fingerprints(tests: readonly LocatableTest[]): Promise<Map<string, string>>;
+  /** Whether `branch` is the default branch as the checkout knows it without a verdict (GitLab's CI_DEFAULT_BRANCH, origin/HEAD). */
+  isDefaultBranch(branch: string): Promise<boolean>;
 }
 
 /** The diff sources of a project; `git` null means no git (every analysis is skipped, no fingerprint). */
@@ -37,6 +39,12 @@ export function diffSources(git: GitExec | null, projectDir: string, env: NodeJS
         if (located) found.set(identityKey(t), located.fingerprint);
       }
       return found;
+    },
+    async isDefaultBranch(branch) {
+      const named = env['CI_DEFAULT_BRANCH']?.trim();
+      if (named) return named === branch;
+      const head = git ? await git(['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']) : null;
+      return head?.ok === true && head.stdout.trim() === `refs/remotes/origin/${branch}`;
     },
   };
 }

@@ -190,10 +190,11 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 /** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
 async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps, sources: DiffSources, defaultBranch: string | null | undefined): Promise<UploadedRun | null> {
   if (ci.warning) deps.err(`stress-gate: warning: ${terminalSafe(ci.warning)}\n`);
-  // A CI run of the default branch (or one that did not ask, so cannot tell) records its tests'
-  // body fingerprints: the history a renamed test is recognised by. Other runs send none.
+  // A CI run of the default branch records its tests' body fingerprints: the history a renamed
+  // test is recognised by. Other runs send none. Without a verdict (the gate off), the checkout says
+  // which branch is the default, when it knows.
   const fingerprints =
-    ci.isCi && (defaultBranch === undefined || defaultBranch === ci.branch)
+    ci.isCi && (defaultBranch === undefined ? await sources.isDefaultBranch(ci.branch) : defaultBranch === ci.branch)
       ? await sources.fingerprints(first.cases).catch((e: unknown) => {
           deps.err(`stress-gate: warning: the tests' fingerprints were not computed: ${terminalSafe((e as Error).message ?? String(e))}\n`);
           return new Map<string, string>();
