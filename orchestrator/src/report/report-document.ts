@@ -77,6 +77,7 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, probe: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text: [text], warning });
+  // What the diff found leads; that it could not be had is a warning, after the results when there are any.
   for (const line of diffLines) doc.lead.push(line);
   if (stop?.kind === 'no_candidates') {
     say('No new or modified test to stress.', false);
@@ -123,7 +124,9 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
   doc.probe = probeWords(r);
   doc.findings = findings(r);
-  doc.warnings = warnings(r);
+  const diffWarnings = diffLines.filter((l) => l.warning);
+  doc.lead = doc.lead.filter((l) => !diffWarnings.includes(l));
+  doc.warnings = [...warnings(r), ...diffWarnings.map((l) => l.text)];
   const power = detectionPower(r.candidates);
   doc.detection = power ? detectionSentence(power) : null;
   return doc;
