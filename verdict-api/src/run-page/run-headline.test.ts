@@ -57,6 +57,15 @@ describe('the run headline', () => {
     expect(h.tests[0]!.line).toBe('failed 2 of 10 repetitions side by side and passed 10 run again alone: timing-sensitive');
   });
 
+  it('passes where modified tests are report-only, naming the modified test that disagreed with itself', () => {
+    const page = pageOf([candidate(1, 'passes'), candidate(2, 'discount', [2], { origin: 'modified' })], 'enforce');
+    page.gate = { ...page.gate!, outcome: 'passed', blocked: false, wouldHaveBlocked: false };
+    const h = runHeadline(page);
+    expect(h).toMatchObject({ verdict: 'Passed', summary: '2 new tests stressed; none blocks' });
+    expect(h.notes[0]).toMatch(/^1 modified test disagreed with itself \(a test this merge request changed; not blocking/);
+    expect(h.tests.map((t) => t.title)).toEqual(['CheckoutTest.discount']);
+  });
+
   it('says the first pass failed when the gate skipped, naming the failed tests', () => {
     const page: RunPage = { ...withTestCases(pageOf([]), [{ testCaseId: 'x', module: ':app', suite: 'com.shop.CheckoutTest', name: 'old', status: 'failure', durationMs: 3, isNew: false, muted: false }]), status: 'failure' };
     page.gate = { ...page.gate!, outcome: 'skipped', stressed: 0, candidatesExamined: 0 };

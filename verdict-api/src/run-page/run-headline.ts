@@ -132,15 +132,18 @@ export function runHeadline(page: RunPage): RunHeadline {
   }
   const unstressed = g.candidates.filter((c) => c.outcome === 'not_stressed' || c.outcome === 'error');
   const timing = g.candidates.filter((c) => c.outcome === 'passed' && c.timingSensitive !== null);
+  // A modified test that disagreed with itself where modified tests are report-only: it did not block, and is said.
+  const modifiedFailing = blocking.filter((c) => c.origin === 'modified');
   const aside = [
+    ...(modifiedFailing.length ? [`${plural(modifiedFailing.length, 'modified test')} disagreed with ${themselves(modifiedFailing.length)} (a test this merge request changed; not blocking: the project's setting makes modified tests report-only).`] : []),
     ...(mutedFailing.length ? [`${plural(mutedFailing.length, 'muted test')} disagreed with ${themselves(mutedFailing.length)}; a muted test is stressed and recorded but cannot fail the gate.`] : []),
     ...(timing.length ? [`${plural(timing.length, 'test')} failed while ${timing.length === 1 ? 'its' : 'their'} repetitions ran side by side and passed run again alone (timing-sensitive: not blocking unless a project setting makes it).`] : []),
     ...(ordered.length ? [`${plural(ordered.length, 'new test')} ${ordered.length === 1 ? 'depends' : 'depend'} on test order (found by the order probe; not blocking: ${ordered.every((c) => c.muted) ? 'muted' : "the project's setting makes order findings report-only"}).`] : []),
   ];
-  const worthALook = [...mutedFailing, ...timing, ...ordered];
+  const worthALook = [...modifiedFailing, ...mutedFailing, ...timing, ...ordered];
   switch (g.outcome) {
     case 'passed':
-      return head({ verdict: 'Passed', tone: 'ok', summary: passedSummary(g.stressed, mutedFailing.length + timing.length + ordered.length), notes: [...aside, ...(g.detection ? [g.detection.sentence] : [])] }, worthALook);
+      return head({ verdict: 'Passed', tone: 'ok', summary: passedSummary(g.stressed, modifiedFailing.length + mutedFailing.length + timing.length + ordered.length), notes: [...aside, ...(g.detection ? [g.detection.sentence] : [])] }, worthALook);
     case 'incomplete': {
       const n = unstressed.length || g.notStressed;
       return head({ verdict: 'Incomplete', tone: 'warn', summary: `the gate could not stress ${newTests(n)}`, notes: [`The gate says nothing about ${n === 1 ? 'it' : 'them'}: ${n === 1 ? 'it is' : 'they are'} not counted as passed. Nothing it stressed disagreed with itself.`, ...aside] }, worthALook);
