@@ -26,6 +26,8 @@ export interface GateCandidate extends TestCaseIdentity {
   group?: string;
   /** Why it is a candidate; absent means `new` (diff/diff-candidates.ts). */
   origin?: CandidateOrigin;
+  /** A modified test left out of the pass: with it, this guard's reason would have refused the whole pass. */
+  leftOutBy?: string;
 }
 
 /** Joins the verdict's candidates (kept in the server's order, sorted by identity) with the run. */

@@ -40,6 +40,15 @@ describe('widenVerdict', () => {
     expect(w.renamed).toEqual([{ ...t('moved'), durationMs: undefined, from: { module: ':app', suite: 'shop.OldTest', name: 'moved' } }].map(({ durationMs: _, ...r }) => r));
   });
 
+  it('on day one, weighs the added tests against the tests the diff did not add, never against an empty history', () => {
+    const many = Array.from({ length: 120 }, (_, i) => t(`t${i}`));
+    const v = verdict({ candidates: [], inventory: 0, guards: { ...verdict().guards, premise: { fired: true, reason: 'no_default_branch_history' }, bulkChange: { fired: true, newCount: 120, inventory: 0, ratio: 0.3, floor: 50 } } });
+    const some = widenVerdict(v, many, analysis(Object.fromEntries(many.slice(0, 3).map((x) => [x.name, { change: 'added' as const }]))));
+    expect(some.verdict.guards.bulkChange).toMatchObject({ fired: false, newCount: 3, inventory: 117 });
+    const most = widenVerdict(v, many, analysis(Object.fromEntries(many.slice(0, 60).map((x) => [x.name, { change: 'added' as const }]))));
+    expect(most.verdict.guards.bulkChange).toMatchObject({ fired: true, newCount: 60, inventory: 60 });
+  });
+
   it('changes nothing without an analysis, or with a skipped one: the premise guard still fires', () => {
     const v = verdict({ guards: { ...verdict().guards, premise: { fired: true, reason: 'no_default_branch_history' } } });
     expect(widenVerdict(v, ran, null).verdict).toBe(v);

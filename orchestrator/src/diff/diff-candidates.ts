@@ -60,14 +60,34 @@ export function widenVerdict(verdict: VerdictResponse, ran: readonly Ran[], anal
   }
   if (candidates.length === verdict.candidates.length && !dayOne) return { verdict, origins, renamed, dayOne };
   candidates.sort((a, b) => compare(a.module, b.module) || compare(a.suite, b.suite) || compare(a.name, b.name));
+  return { verdict: { ...verdict, candidates, guards: guardsFor(verdict, candidates, dayOne ? ran.length - candidates.filter((c) => origins.get(c.testCaseId) === 'diff').length : null) }, origins, renamed, dayOne };
+}
+
+/**
+ * The server's guards over a widened set of candidates: the cap counts them all. On day one
+ * (`dayOneInventory`: the tests that ran and that the diff did not add) the premise is met by the
+ * diff, and the bulk-change guard weighs the added tests against that inventory, not against an
+ * empty history (which would refuse any merge request of a project with 50 tests or more).
+ */
+function guardsFor(verdict: VerdictResponse, candidates: readonly Candidate[], dayOneInventory: number | null): VerdictResponse['guards'] {
+  const p = verdict.parameters;
   const stressable = candidates.filter((c) => c.excluded === null).length;
-  const cap = verdict.parameters.candidateCap;
-  const guards: VerdictResponse['guards'] = {
-    premise: dayOne ? { fired: false, reason: null } : premise,
-    bulkChange: verdict.guards.bulkChange,
-    candidateCap: { fired: stressable > cap, count: stressable, cap },
+  const bulk = verdict.guards.bulkChange;
+  const newCount = candidates.length;
+  return {
+    premise: dayOneInventory !== null ? { fired: false, reason: null } : verdict.guards.premise,
+    bulkChange:
+      dayOneInventory !== null
+        ? { ...bulk, newCount, inventory: dayOneInventory, fired: newCount >= p.bulkChangeFloor && newCount > p.bulkChangeRatio * dayOneInventory }
+        : bulk,
+    candidateCap: { fired: stressable > p.candidateCap, count: stressable, cap: p.candidateCap },
   };
-  return { verdict: { ...verdict, candidates, guards }, origins, renamed, dayOne };
+}
+
+/** The widened verdict without its modified tests: what the gate stresses when they alone would make a guard refuse the pass. */
+export function withoutModified(w: WidenedVerdict): VerdictResponse {
+  const candidates = w.verdict.candidates.filter((c) => w.origins.get(c.testCaseId) !== 'modified');
+  return { ...w.verdict, candidates, guards: { ...guardsFor(w.verdict, candidates, null), premise: w.verdict.guards.premise, bulkChange: w.verdict.guards.bulkChange } };
 }
 
 function compare(a: string, b: string): number {

@@ -24,7 +24,7 @@ import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
 import type { DiffSources } from '../diff/diff-sources.js';
 import type { DiffAnalysis } from '../diff/diff-analysis.js';
-import { widenVerdict, type WidenedVerdict } from '../diff/diff-candidates.js';
+import { widenVerdict, withoutModified, type WidenedVerdict } from '../diff/diff-candidates.js';
 import { identityKey } from '../identity/identity-key.js';
 
 /** What the verdict step needs from the run so far. */
@@ -119,7 +119,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     }
   }
   const widened = widenVerdict(answer.value, ran, analysis);
-  const verdict = widened.verdict;
+  let verdict = widened.verdict;
   const diff = diffSummary(analysis, widened, verdict.parameters.modifiedTestsBlock ?? false);
   const withDiff = <T extends GateReport>(report: T): T => ({ ...report, diff, renamed: widened.renamed });
   // Checked again with the server's project id, so test_case_ids in the list match too.
@@ -128,15 +128,33 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     const origin = widened.origins.get(c.testCaseId);
     return origin ? { ...c, origin } : c;
   });
-  const candidates = groupInvocations(joined, verdict.parameters.curve);
+  let candidates = groupInvocations(joined, verdict.parameters.curve);
   // A build that failed on a test that is not new: today's rule, nothing is stressed.
   if (!first.passed && !failedOnlyOnNew(first, candidates)) return withDiff(stoppedReport(mode, config, first, { kind: 'first_pass_failed' }));
-  const stress = toStress(candidates);
   // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
   // the report and telemetry all use this one prediction.
-  const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
-  const ceiling = predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds, plan?.concurrency ?? 1);
-  const guard = applyGuards(verdict, stress, ceiling);
+  const priced = async (these: readonly GateCandidate[], v: typeof verdict) => {
+    const stress = toStress(these);
+    const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
+    const ceiling = predictCeiling(stress, config.jvmStartMs, v.parameters.ceilingSeconds, plan?.concurrency ?? 1);
+    return { stress, plan, ceiling, guard: applyGuards(v, stress, ceiling) };
+  };
+  let { stress, plan, ceiling, guard } = await priced(candidates, verdict);
+  // Modified tests never cost the gate its new ones: when with them a guard would refuse the whole
+  // pass and without them none does, they are left out, each said as not stressed and why.
+  let leftOut: GateCandidate[] = [];
+  if (guard && guard.name !== 'premise' && candidates.some((c) => c.origin === 'modified')) {
+    const fewer = withoutModified(widened);
+    const kept = candidates.filter((c) => c.origin !== 'modified');
+    const again = await priced(kept, fewer);
+    if (again.guard === null) {
+      const words = { premise: 'premise', bulk_change: 'bulk-change', candidate_cap: 'candidate-cap', ceiling: 'ceiling' }[guard.name];
+      leftOut = candidates.filter((c) => c.origin === 'modified').map((c) => ({ ...c, leftOutBy: `with the modified tests, the ${words} guard would have refused the whole pass (${guard!.reason})` }));
+      ({ stress, plan, ceiling, guard } = again);
+      verdict = fewer;
+      candidates = [...kept, ...leftOut];
+    }
+  }
   if (candidates.length === 0 && guard === null) return withDiff(stoppedReport(mode, config, first, { kind: 'no_candidates' }));
 
   let results: CandidateResult[];
@@ -178,6 +196,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     const stopped = cancelled(deps.signal);
     if (orderProbe?.cancelled || stopped) return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: stopped ?? 'SIGINT' }), stressPass };
   }
+  // Left out by a guard's bound (above): not stressed, and said why, never passed.
+  results = results.map((r) => (r.leftOutBy === undefined || r.outcome === 'excluded' ? r : { ...r, outcome: 'not_stressed', why: 'left out: a modified test, and with the modified tests a guard would have refused the whole pass' }));
   const orderBlocks = verdict.parameters.orderFindingsBlock ?? true;
   const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard, orderBlocks, verdict.parameters.modifiedTestsBlock ?? false);
   const curve = verdict.parameters.curve;

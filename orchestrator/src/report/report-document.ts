@@ -298,14 +298,19 @@ function everyTimeWords(differences: readonly string[]): string {
 
 function warnings(r: GateReport): Rich[] {
   const out: Rich[] = [];
+  // Modified tests left out so that a guard would not refuse the new ones (decide-on-verdict.ts).
+  const leftOut = r.candidates.filter((c) => c.leftOutBy !== undefined && c.outcome === 'not_stressed');
+  if (leftOut.length) {
+    out.push([`${plural(leftOut.length, 'modified test')} ${leftOut.length === 1 ? 'was' : 'were'} not stressed: ${leftOut[0]!.leftOutBy}. The new tests were stressed without them; the gate says nothing about the modified ones.`]);
+  }
   // `--stress-tests` stresses the tests it names, new or not.
   const testCase = r.mode === 'local' ? 'test case' : 'new test case';
   if (r.counts.notStressed && r.stressPass?.stoppedAtFailure) {
     const n = r.counts.notStressed;
     out.push([`Stopped at the first failure, as --until-failure asks: ${plural(n, 'test case')} did not run all ${n === 1 ? 'its' : 'their'} repetitions.`]);
-  } else if (r.counts.notStressed) {
+  } else if (r.counts.notStressed - leftOut.length > 0) {
     const limit = r.ceilingSeconds ? `${formatLimit(r.ceilingSeconds * 1000, true)} ` : '';
-    const n = r.counts.notStressed;
+    const n = r.counts.notStressed - leftOut.length;
     out.push([`The ${limit}ceiling cut the stress pass: ${plural(n, testCase)} ${n === 1 ? 'was' : 'were'} not stressed, so the gate says nothing about ${n === 1 ? 'it' : 'them'}.`]);
   }
   if (r.counts.errors) {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
-import { main } from '../../src/cli.js';
+import { main, realDeps } from '../../src/cli.js';
 import { identityKey } from '../../src/identity/identity-key.js';
 import { silentLogger } from '../../src/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
@@ -42,6 +42,10 @@ export interface Setup {
   uploadStatus?: number;
   /** The run upload is answered only once this settles. */
   holdRunUpload?: Promise<unknown>;
+  /** Called with the project directory before the CLI runs (e.g. to make it a git repository). */
+  prepare?: (dir: string) => Promise<void>;
+  /** Real git for the diff analysis (diff/); default: none, so no diff analysis. */
+  realGit?: boolean;
 }
 
 /** Runs `stress-orchestrator gradle test …args` against the fakes; returns what it said and did. */
@@ -55,6 +59,7 @@ export async function run(args: string[], s: Setup = {}) {
     after: s.after,
     noStressLog: s.noStressLog,
   });
+  await s.prepare?.(gradle.dir);
   const runner: typeof gradle.runner = async (exe, args, options) => {
     const stress = args.some((a) => a.startsWith('-PstressGate.plan='));
     if (s.stressThrows && stress) throw s.stressThrows;
@@ -91,6 +96,7 @@ export async function run(args: string[], s: Setup = {}) {
     gradle: { prepare: gradle.setup, executable: async () => 'gradle' },
     runBuild: runner,
     git: () => s.git ?? (async () => null),
+    ...(s.realGit ? { gitExec: realDeps().gitExec! } : {}),
     quarantine: s.quarantine ?? quarantineOf(),
     fetch,
     now: () => Date.now() - 60_000,
