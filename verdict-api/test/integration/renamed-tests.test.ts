@@ -13,6 +13,7 @@ import { getProject, listProjectsOfAccount } from '../../src/accounts/projects.j
 import { testCaseId } from '../../src/identity/test-case-id.js';
 import { formatDateTime, Sql, sql, uuid } from '../../src/sql/bind.js';
 import { loadMigrations } from '../../src/storage/migrate.js';
+import { bindQuery, loadQueries } from '../../src/telemetry/queries.js';
 import { ENGINES, openTestDatabase, type TestDatabase } from '../support/engines.js';
 import { type ProjectHandle, run, seedProject, testApp } from '../support/api.js';
 
@@ -207,6 +208,14 @@ describe.each(ENGINES)('modified and renamed tests on %s ClickHouse', (kind) => 
       expect(md).not.toContain('`com.example.NewTest.fresh` (');
       const skipped = (await call('GET', `/api/v1/projects/${p.handle}/runs/mr-skipped/report.md`, p.token)).body!.text as string;
       expect(skipped).toContain('Modified and renamed test detection was skipped: the clone is shallow and the merge base could not be fetched (depth 1).');
+    });
+
+    it('counts the diff per day in telemetry (diff-per-day): analysed and skipped, modified and day-one candidates, renamed tests', async () => {
+      const query = loadQueries().find((q) => q.name === 'diff-per-day')!;
+      const rows = await t.db.engine.query<Record<string, unknown>>(bindQuery(query, t.db.name, { projectId: p.projectId }));
+      const total = rows.find((r) => r['day'] === 'total')!;
+      expect(['analysed', 'skipped', 'modified_candidates', 'diff_candidates', 'renamed_tests'].map((k) => Number(total[k]))).toEqual([1, 1, 1, 1, 1]);
+      expect(total['project']).toBe(p.handle);
     });
 
     it.each([

@@ -119,6 +119,7 @@ describe.each(ENGINES)('telemetry queries on %s ClickHouse', (kind) => {
       'candidate-durations-by-bucket',
       'catch-rate-by-repetition',
       'ceiling-bites',
+      'diff-per-day',
       'gate-time-per-merge-request',
       'guard-firing',
       'inventory-percentiles',
