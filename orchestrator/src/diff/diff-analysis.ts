@@ -44,9 +44,32 @@ export async function openSourceIndex(git: GitExec, projectDir: string): Promise
   return new SourceIndex(files, (f) => readFile(path.join(projectDir, f), 'utf8').catch(() => null));
 }
 
-/** Analyses the diff between the merge base and the working tree for the tests that ran. */
-export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec, index: SourceIndex | null, env: NodeJS.ProcessEnv, ctx: BaseContext): Promise<DiffAnalysis> {
-  const skipped = (why: string, quiet = false, noBase = false): DiffAnalysis => ({ status: 'skipped', why, quiet, base: null, ref: null, from: null, noBase, fetched: false, tests: new Map() });
+/** The merge request's diff before any test is looked at: what can be had while the build runs. */
+export type RepositoryDiff =
+  | { ok: false; analysis: DiffAnalysis }
+  | {
+      ok: true;
+      base: string;
+      ref: string;
+      from: string;
+      fetched: boolean;
+      /** Touched files as they are now. */
+      newSide: ReadonlySet<string>;
+      /** The merge base's methods in the touched files: digests by class and name, and names by digest. */
+      before: ReadonlyMap<string, ReadonlySet<string>>;
+      byDigest: ReadonlyMap<string, readonly string[]>;
+      /** Every method the touched files hold now: a method of the merge base still here was not moved away. */
+      now: ReadonlySet<string>;
+    };
+
+/** A skipped analysis and why. */
+export function skippedAnalysis(why: string, quiet = false, noBase = false): DiffAnalysis {
+  return { status: 'skipped', why, quiet, base: null, ref: null, from: null, noBase, fetched: false, tests: new Map() };
+}
+
+/** Finds the merge base and reads the touched files on both sides. */
+export async function repositoryDiff(git: GitExec, index: SourceIndex | null, env: NodeJS.ProcessEnv, ctx: BaseContext): Promise<RepositoryDiff> {
+  const skipped = (why: string, quiet = false, noBase = false): RepositoryDiff => ({ ok: false, analysis: skippedAnalysis(why, quiet, noBase) });
   if (!index) return skipped('the project is not in a git checkout');
   const mb = await findMergeBase(git, env, ctx);
   if (!mb.ok) return skipped(mb.why, mb.quiet === true, mb.noBase === true);
@@ -61,8 +84,6 @@ export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec,
     if (status !== 'D') newSide.add(file);
     if (status !== 'A') oldSide.push(file);
   }
-
-  // The merge base's methods in the touched files: by class and name, and by digest.
   const before = new Map<string, Set<string>>();
   const byDigest = new Map<string, string[]>();
   for (const file of oldSide) {
@@ -76,32 +97,42 @@ export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec,
       (byDigest.get(digest) ?? byDigest.set(digest, []).get(digest)!).push(key);
     }
   }
-  // Every method the touched files hold now: a method of the merge base still here was not moved away.
   const now = new Set<string>();
   for (const file of newSide) {
     const src = await index.scan(file);
     for (const m of src?.methods ?? []) now.add(methodKey(src!.packageName, m.className, m.name));
   }
+  return { ok: true, base: mb.base, ref: mb.ref, from: mb.from, fetched: mb.fetched, newSide, before, byDigest, now };
+}
 
+/** What the diff did to each test that ran and lies in a touched file. */
+export async function classifyTests(tests: readonly LocatableTest[], repo: RepositoryDiff, index: SourceIndex): Promise<DiffAnalysis> {
+  if (!repo.ok) return repo.analysis;
   const result = new Map<string, { located: LocatedTest; change: TestChange }>();
   for (const t of tests) {
     // Only a test whose class may be in a touched file is read: the rest of the suite is not.
-    if (!index.filesFor(t).some((f) => newSide.has(f))) continue;
+    if (!index.filesFor(t).some((f) => repo.newSide.has(f))) continue;
     const located = await index.locate(t);
-    if (!located || !newSide.has(located.path)) continue;
+    if (!located || !repo.newSide.has(located.path)) continue;
     const key = methodKey(located.packageName, located.className, located.method.name);
-    const old = before.get(key);
+    const old = repo.before.get(key);
     let change: TestChange;
     if (old) change = { change: old.has(located.digest) ? 'unchanged' : 'modified' };
     else {
-      const gone = (byDigest.get(located.digest) ?? []).filter((k) => !now.has(k)).sort();
+      const gone = (repo.byDigest.get(located.digest) ?? []).filter((k) => !repo.now.has(k)).sort();
       // The old identity is named as this one is, its method's name swapped (`answers` or `adds[1]`).
       const rest = t.name.startsWith(located.method.name) ? t.name.slice(located.method.name.length) : '';
       change = gone.length ? { change: 'added', renamedFrom: fromKey(gone[0]!, rest) } : { change: 'added' };
     }
     result.set(identityKey(t), { located, change });
   }
-  return { status: 'analysed', why: null, quiet: false, base: mb.base, ref: mb.ref, from: mb.from, noBase: false, fetched: mb.fetched, tests: result };
+  return { status: 'analysed', why: null, quiet: false, base: repo.base, ref: repo.ref, from: repo.from, noBase: false, fetched: repo.fetched, tests: result };
+}
+
+/** Analyses the diff between the merge base and the working tree for the tests that ran. */
+export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec, index: SourceIndex | null, env: NodeJS.ProcessEnv, ctx: BaseContext): Promise<DiffAnalysis> {
+  const repo = await repositoryDiff(git, index, env, ctx);
+  return index ? classifyTests(tests, repo, index) : repo.ok ? skippedAnalysis('the project is not in a git checkout') : repo.analysis;
 }
 
 function methodKey(packageName: string, className: string, method: string): string {

@@ -3,7 +3,7 @@
 import pLimit from 'p-limit';
 import { diffSettings } from '../config/diff-settings.js';
 import { identityKey } from '../identity/identity-key.js';
-import { analyseDiff, openSourceIndex, type DiffAnalysis } from './diff-analysis.js';
+import { classifyTests, openSourceIndex, repositoryDiff, skippedAnalysis, type DiffAnalysis, type RepositoryDiff } from './diff-analysis.js';
 import type { GitExec } from './merge-base.js';
 import type { LocatableTest, SourceIndex } from './source-index.js';
 
@@ -11,6 +11,8 @@ import type { LocatableTest, SourceIndex } from './source-index.js';
 export interface DiffSources {
   /** The diff analysis against the merge base (null: turned off, or no git adapter). */
   analyse(tests: readonly LocatableTest[], ctx: { headBranch: string | null; defaultBranch: string | null }): Promise<DiffAnalysis | null>;
+  /** Starts the repository's part of `analyse` (merge base, touched files), so that it runs while the build does. */
+  prepare(ctx: { headBranch: string | null; defaultBranch: string | null }): void;
   /** Every locatable test's fingerprint, by identity key: what a default-branch CI run uploads. */
   fingerprints(tests: readonly LocatableTest[]): Promise<Map<string, string>>;
   /** Whether `branch` is the default branch as the checkout knows it without a verdict (GitLab's CI_DEFAULT_BRANCH, origin/HEAD). */
@@ -22,10 +24,27 @@ export function diffSources(git: GitExec | null, projectDir: string, env: NodeJS
   const settings = diffSettings(env);
   let index: Promise<SourceIndex | null> | undefined;
   const opened = () => (index ??= git ? openSourceIndex(git, projectDir) : Promise.resolve(null));
+  // One repository diff per base context: prepared during the build, used after it.
+  const prepared = new Map<string, Promise<RepositoryDiff>>();
+  const repository = (ctx: { headBranch: string | null; defaultBranch: string | null }): Promise<RepositoryDiff> => {
+    const key = JSON.stringify([ctx.headBranch, ctx.defaultBranch]);
+    let r = prepared.get(key);
+    if (!r) {
+      r = opened()
+        .then((idx) => repositoryDiff(git!, idx, env, { ...ctx, allowFetch: settings.allowFetch }))
+        .catch((e: unknown) => ({ ok: false as const, analysis: skippedAnalysis(`the diff analysis failed: ${(e as Error).message ?? String(e)}`) }));
+      prepared.set(key, r);
+    }
+    return r;
+  };
   return {
     async analyse(tests, ctx) {
       if (!settings.enabled || !git) return null;
-      return analyseDiff(tests, git, await opened(), env, { ...ctx, allowFetch: settings.allowFetch });
+      const [idx, repo] = await Promise.all([opened(), repository(ctx)]);
+      return idx ? classifyTests(tests, repo, idx) : repo.ok ? skippedAnalysis('the project is not in a git checkout') : repo.analysis;
+    },
+    prepare(ctx) {
+      if (settings.enabled && git) void repository(ctx);
     },
     async fingerprints(tests) {
       const found = new Map<string, string>();

@@ -70,6 +70,9 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   const ciEnv = new Promise<void>((r) => setTimeout(r, 0))
     .then(() => detectCiEnv(deps.env, deps.git(early.projectDir), early.projectDir))
     .then((ci) => ({ ok: true as const, ci }), (error: unknown) => ({ ok: false as const, error }));
+  // The merge request's diff (merge base, touched files) is read while the build runs, too.
+  const sources = diffSources(deps.gitExec?.(early.projectDir) ?? null, early.projectDir, deps.env);
+  if (early.mode !== 'off') void ciEnv.then((ci) => sources.prepare({ headBranch: ci.ok ? ci.ci.branch : null, defaultBranch: null }));
   const first = await firstPass;
   // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.settings, deps.cwd, deps.build);
@@ -105,7 +108,6 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
           .then((r) => ((defaultBranch = r.ok ? r.value.defaultBranch : defaultBranch), r))
           .finally(verdictSettled),
     };
-    const sources = diffSources(deps.gitExec?.(config.projectDir) ?? null, config.projectDir, deps.env);
     const uploader = client;
     const uploaded = uploader
       ? (ci.ok ? verdictAnswered.then(() => uploadRun(uploader, config, first, ci.ci, deps, sources, defaultBranch)) : Promise.reject(ci.error)).catch((e: unknown) => {
