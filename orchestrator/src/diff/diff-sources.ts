@@ -12,7 +12,7 @@ export interface DiffSources {
   /** The diff analysis against the merge base (null: turned off, or no git adapter). */
   analyse(tests: readonly LocatableTest[], ctx: { headBranch: string | null; defaultBranch: string | null }): Promise<DiffAnalysis | null>;
   /** Starts the repository's part of `analyse` (merge base, touched files), so that it runs while the build does. */
-  prepare(ctx: { headBranch: string | null; defaultBranch: string | null }): void;
+  prepare(ctx: { headBranch: string | null; defaultBranch: string | null }): Promise<void>;
   /** Every locatable test's fingerprint, by identity key: what a default-branch CI run uploads. */
   fingerprints(tests: readonly LocatableTest[]): Promise<Map<string, string>>;
   /** Whether `branch` is the default branch as the checkout knows it without a verdict (GitLab's CI_DEFAULT_BRANCH, origin/HEAD). */
@@ -43,8 +43,8 @@ export function diffSources(git: GitExec | null, projectDir: string, env: NodeJS
       const [idx, repo] = await Promise.all([opened(), repository(ctx)]);
       return idx ? classifyTests(tests, repo, idx) : repo.ok ? skippedAnalysis('the project is not in a git checkout') : repo.analysis;
     },
-    prepare(ctx) {
-      if (settings.enabled && git) void repository(ctx);
+    async prepare(ctx) {
+      if (settings.enabled && git) await repository(ctx);
     },
     async fingerprints(tests) {
       const found = new Map<string, string>();
