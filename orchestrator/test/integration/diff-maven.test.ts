@@ -5,8 +5,7 @@
 // one-line change inside an old test makes it a candidate that is caught, the renamed class and the
 // moved method keep their history, and the renamed test whose body changed is stressed.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,56 +13,20 @@ import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeTree } from '../support/fixture-project.js';
 import { candidateLines, commitScenario, diffScenario, expectModifiedAndRenamed, git, renamedLines, type DiffReport } from '../support/diff-scenario.js';
+import { pinnedPom, testDependency, warmMavenProject } from '../support/pinned-pom.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
-const M2 = path.join(os.homedir(), '.m2', 'repository');
 const MVN = ['-o', '-q', '-B', '-Dsurefire.printSummary=false'];
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.stressgate.diff</groupId>
-  <artifactId>shop</artifactId>
-  <version>1.0.0</version>
-  <properties>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-    <maven.compiler.release>17</maven.compiler.release>
-  </properties>
-  <dependencies>
-    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.4</version><scope>test</scope></dependency>
-  </dependencies>
-  <build>
-    <pluginManagement>
-      <plugins>
-        <plugin><artifactId>maven-clean-plugin</artifactId><version>3.4.1</version></plugin>
-        <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-        <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.14.1</version></plugin>
-        <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
-      </plugins>
-    </pluginManagement>
-    <plugins>
-      <plugin>
-        <artifactId>maven-surefire-plugin</artifactId>
-        <configuration><systemPropertyVariables><fixture.dir>\${project.build.directory}/counts</fixture.dir></systemPropertyVariables></configuration>
-      </plugin>
-    </plugins>
-  </build>
-</project>
-`;
+const POM = pinnedPom(
+  'dev.stressgate.diff',
+  testDependency('org.junit.jupiter', 'junit-jupiter', '5.14.4'),
+  '<systemPropertyVariables><fixture.dir>${project.build.directory}/counts</fixture.dir></systemPropertyVariables>',
+);
 let api: VerdictApiProcess;
 let tmp: string;
 let repo: string;
 const dirs: string[] = [];
-
-/** Resolves the POM's plugins and dependencies into ~/.m2 once per machine (a plain online build of main); the gate's builds run `mvn -o`. */
-async function warm(dir: string): Promise<void> {
-  const stamp = path.join(M2, `.stress-gate-diff-maven-${createHash('sha256').update(POM).digest('hex').slice(0, 16)}`);
-  if (await access(stamp).then(() => true, () => false)) return;
-  const r = await execa('mvn', ['-q', '-B', '-Dsurefire.printSummary=false', 'clean', 'test'], { cwd: dir, reject: false, stdin: 'ignore' });
-  if (r.exitCode !== 0) throw new Error(`warming ~/.m2 failed (mvn exit ${r.exitCode}):\n${String(r.stdout).slice(-3000)}\n${String(r.stderr).slice(-3000)}`);
-  await mkdir(M2, { recursive: true });
-  await writeFile(stamp, 'resolved by orchestrator/test/integration/diff-maven.test.ts\n');
-}
 
 beforeAll(async () => {
   api = await startVerdictApi();
@@ -72,7 +35,7 @@ beforeAll(async () => {
   const s = diffScenario('jupiter', 'src/test/java/shop/');
   repo = await writeTree({ 'pom.xml': POM, '.mvn/jvm.config': '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\n', ...s.main }, 'stress-gate-diff-maven-');
   dirs.push(repo);
-  await warm(repo);
+  await warmMavenProject(repo, 'diff-maven');
   await commitScenario(repo, s.feature, 'target/\n');
 }, 300_000);
 afterAll(async () => {

@@ -4,8 +4,7 @@
 // a victim and a polluter are caught and stored, with the pair, the seed and a command that, run
 // as printed with no server, fails (and its reverse passes); a stable new test is not flagged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +12,10 @@ import { execa } from 'execa';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { writeFiles, writeTree } from '../support/fixture-project.js';
 import { asPrinted, expectOrderFindings, expectReplays, expectStored, orderScenario, type Framework } from '../support/order-scenario.js';
+import { pinnedPom, testDependency, warmMavenProject } from '../support/pinned-pom.js';
 import { startVerdictApi, useRepetitions, type VerdictApiProcess } from '../support/verdict-api-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/stress-orchestrator.js', import.meta.url));
-const M2 = path.join(os.homedir(), '.m2', 'repository');
 /** Every gate build: offline, quiet, no summary. */
 const MVN = ['-o', '-q', '-B', '-Dsurefire.printSummary=false'];
 let api: VerdictApiProcess;
@@ -33,35 +32,6 @@ afterAll(async () => {
   for (const d of [...dirs, tmp]) await rm(d, { recursive: true, force: true });
 });
 
-/** A one-module project on Surefire 3.5.4 (the versions the other Maven tests resolve), with `dependencies`. */
-function pom(dependencies: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.stressgate.order</groupId>
-  <artifactId>shop</artifactId>
-  <version>1.0.0</version>
-  <properties>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-    <maven.compiler.release>17</maven.compiler.release>
-  </properties>
-  <dependencies>
-${dependencies}
-  </dependencies>
-  <build>
-    <pluginManagement>
-      <plugins>
-        <plugin><artifactId>maven-clean-plugin</artifactId><version>3.4.1</version></plugin>
-        <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-        <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.14.1</version></plugin>
-        <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
-      </plugins>
-    </pluginManagement>
-  </build>
-</project>
-`;
-}
-
 /**
  * Maven's own JVM with the C1 compiler only (a real project's .mvn/jvm.config): each of the five
  * builds a framework runs starts in about half the time on a busy machine. Surefire's forks, and so
@@ -69,33 +39,16 @@ ${dependencies}
  */
 const MAVEN_JVM = { '.mvn/jvm.config': '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\n' };
 
-const dependency = (group: string, artifact: string, version: string) =>
-  `    <dependency><groupId>${group}</groupId><artifactId>${artifact}</artifactId><version>${version}</version><scope>test</scope></dependency>`;
-
 const POMS: Record<Framework, string> = {
-  junit4: pom(dependency('junit', 'junit', '4.13.2')),
-  jupiter: pom(dependency('org.junit.jupiter', 'junit-jupiter', '5.14.4')),
-  testng: pom(dependency('org.testng', 'testng', '7.5.1')),
+  junit4: pinnedPom('dev.stressgate.order', testDependency('junit', 'junit', '4.13.2')),
+  jupiter: pinnedPom('dev.stressgate.order', testDependency('org.junit.jupiter', 'junit-jupiter', '5.14.4')),
+  testng: pinnedPom('dev.stressgate.order', testDependency('org.testng', 'testng', '7.5.1')),
 };
 
 /** The scenario (support/order-scenario.ts) as a one-module Maven build: Surefire's junit4, JUnit Platform (partners selected by unique ID) or TestNG provider. */
 function project(framework: Framework) {
   const scenario = orderScenario(framework, 'src/test/java/shop/');
   return { ...scenario, main: { 'pom.xml': POMS[framework], ...MAVEN_JVM, ...scenario.main } };
-}
-
-/**
- * Resolves the project's plugins, dependencies and the Surefire provider it needs into ~/.m2 (a
- * plain online `mvn clean test` of its default branch, once per machine and POM); the gate's
- * builds then run `mvn -o`.
- */
-async function warm(dir: string): Promise<void> {
-  const stamp = path.join(M2, `.stress-gate-order-probe-maven-${createHash('sha256').update(await readFile(path.join(dir, 'pom.xml'))).digest('hex').slice(0, 16)}`);
-  if (await access(stamp).then(() => true, () => false)) return;
-  const r = await execa('mvn', ['-q', '-B', '-Dsurefire.printSummary=false', 'clean', 'test'], { cwd: dir, reject: false, stdin: 'ignore' });
-  if (r.exitCode !== 0) throw new Error(`warming ~/.m2 failed (mvn exit ${r.exitCode}):\n${String(r.stdout).slice(-3000)}\n${String(r.stderr).slice(-3000)}`);
-  await mkdir(M2, { recursive: true });
-  await writeFile(stamp, 'resolved by orchestrator/test/integration/order-probe-maven.test.ts\n');
 }
 
 async function gate(dir: string, branch: string, mode: string) {
@@ -114,7 +67,7 @@ describe.each([
   beforeAll(async () => {
     dir = await writeTree(fx.main, 'stress-gate-order-maven-');
     dirs.push(dir);
-    await warm(dir);
+    await warmMavenProject(dir, 'order-probe-maven');
   }, 300_000);
 
   it('blocks a victim and a polluter in enforce, names each pair with its seed, and leaves a stable new test alone', async () => {

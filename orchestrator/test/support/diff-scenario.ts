@@ -7,30 +7,12 @@ import { expect } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { writeFiles } from './fixture-project.js';
+import { lockedCounter, writeFiles } from './fixture-project.js';
 
 export type DiffFramework = 'junit4' | 'jupiter';
 
-const FLAKY = `package shop;
-public class Flaky {
-  /** How many times \`name\` ran in this build's test JVMs before (0 the first time), under a file lock. */
-  public static int bump(String name) throws Exception {
-    java.io.File f = new java.io.File(System.getProperty("fixture.dir"), name + ".count");
-    f.getAbsoluteFile().getParentFile().mkdirs();
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f.toPath(),
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
-         java.nio.channels.FileLock lock = ch.lock()) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(32);
-      int read = ch.read(buf, 0);
-      String text = read <= 0 ? "" : new String(buf.array(), 0, read).trim();
-      int n = text.isEmpty() ? 0 : Integer.parseInt(text);
-      ch.truncate(0);
-      ch.write(java.nio.ByteBuffer.wrap(String.valueOf(n + 1).getBytes()), 0);
-      return n;
-    }
-  }
-}
-`;
+/** Flaky.bump(name): how many times `name` ran in this build's test JVMs before (0 the first time), under a file lock. */
+const FLAKY = `package shop;\npublic class Flaky {${lockedCounter('new java.io.File(System.getProperty("fixture.dir"), name + ".count")').replace('static int bump', 'public static int bump')}\n}\n`;
 
 const STYLE: Record<DiffFramework, { imports: string; test: string; cls: string; eq: (a: string, b: string) => string; yes: (a: string) => string }> = {
   junit4: { imports: 'import org.junit.Assert;\nimport org.junit.Test;\n', test: '@Test public void', cls: 'public class', eq: (a, b) => `Assert.assertEquals(${a}, ${b});`, yes: (a) => `Assert.assertTrue(${a});` },
