@@ -86,15 +86,18 @@ describe.each(ENGINES)('guessing credentials on %s ClickHouse', (kind) => {
     // In use before the guessing starts.
     expect((await verdict(p.token)).status).toBe(200);
     const before = queries;
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 200 }, () => verdict(`sg_${randomBytes(32).toString('base64url')}`)));
+    // The bucket gives a place back a second: a burst that a loaded machine spreads over seconds gets that many more.
+    const refilled = Math.ceil((Date.now() - started) / 1000);
     const statuses = answers.map((r) => r.status);
     const guessQueries = queries - before;
-    process.stdout.write(`${kind}: 200 wrong tokens at once: ${JSON.stringify(tally(statuses))}, ${guessQueries} queries\n`);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(50);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(150);
+    process.stdout.write(`${kind}: 200 wrong tokens at once: ${JSON.stringify(tally(statuses))}, ${guessQueries} queries, over ${refilled} s\n`);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(50 + refilled);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(150 - refilled);
     expect(answers.find((r) => r.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/);
     // Two queries a token looked up, none for a guess refused.
-    expect(guessQueries).toBeLessThanOrEqual(2 * 50);
+    expect(guessQueries).toBeLessThanOrEqual(2 * (50 + refilled));
     expect((await verdict(p.token)).status).toBe(200);
   });
 
