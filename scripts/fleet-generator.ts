@@ -115,7 +115,7 @@ async function main(): Promise<void> {
         const stressable = candidates.filter((c) => c.excluded === null);
         const inv = noHistory ? 0 : inventory;
         const verdict = {
-          projectId, entitled, defaultBranch: 'main', parameters: P, inventory: inv, posted: inv + newCount, candidates,
+          projectId, entitled, defaultBranch: 'main', parameters: P, inventory: inv, posted: inv + newCount, candidates, renamed: [],
           guards: guards({ defaultBranch: 'main', inventory: inv, newCount, stressable: stressable.length, parameters: P }),
         };
         const rows = verdictLogRows(verdict, { runId: `run-${runs}`, mode }, at, seq++);

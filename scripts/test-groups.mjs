@@ -8,6 +8,7 @@
 export const MAVEN = [
   'orchestrator/test/integration/build-shapes-gradle.test.ts',
   'orchestrator/test/integration/build-shapes-maven.test.ts',
+  'orchestrator/test/integration/diff-maven.test.ts',
   'orchestrator/test/integration/executor-fidelity.test.ts',
   'orchestrator/test/integration/first-pass-failed-maven.test.ts',
   'orchestrator/test/integration/gradle-platform-identities.test.ts',

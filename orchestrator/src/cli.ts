@@ -45,6 +45,10 @@ export function realDeps(env: NodeJS.ProcessEnv = process.env, signal?: AbortSig
       const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
       return r.exitCode === 0 && typeof r.stdout === 'string' && r.stdout.trim() ? r.stdout.trim() : null;
     },
+    gitExec: (cwd) => async (args) => {
+      const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', stripFinalNewline: false, maxBuffer: 256 * 1024 * 1024 });
+      return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+    },
     now: () => Date.now(),
     processStartedAt: performance.timeOrigin,
   };

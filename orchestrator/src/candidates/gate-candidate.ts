@@ -1,5 +1,5 @@
 // The verdict's candidates joined with where the first pass ran them.
-import type { Candidate, TestCaseIdentity } from '#contract';
+import type { Candidate, CandidateOrigin, TestCaseIdentity } from '#contract';
 import type { TestCaseResult } from '../first-pass/test-case-result.js';
 import { identityKey } from '../identity/identity-key.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
@@ -24,6 +24,8 @@ export interface GateCandidate extends TestCaseIdentity {
    * share each repetition's JVM, in order, and one price (candidates/invocation-groups.ts).
    */
   group?: string;
+  /** Why it is a candidate; absent means `new` (diff/diff-candidates.ts). */
+  origin?: CandidateOrigin;
 }
 
 /** Joins the verdict's candidates (kept in the server's order, sorted by identity) with the run. */

@@ -9,6 +9,8 @@ describe('the environment keys outside the configuration', () => {
     [{ STRESS_GATE_PLUGIN_JAR: '/nonexistent/plugin.jar' }, 'STRESS_GATE_PLUGIN_JAR: no such file: /nonexistent/plugin.jar'],
     [{ STRESS_GATE_EXECUTOR: 'fast' }, 'STRESS_GATE_EXECUTOR: expected one of direct, gradle; got "fast"'],
     [{ STRESS_GATE_PARALLEL_JVMS: '0' }, 'STRESS_GATE_PARALLEL_JVMS: expected a whole number >= 1; got "0"'],
+    [{ STRESS_GATE_DIFF: 'sometimes' }, 'STRESS_GATE_DIFF: expected 1, true, yes, 0, false or no; got "sometimes"'],
+    [{ STRESS_GATE_FETCH_MERGE_BASE: 'ask' }, 'STRESS_GATE_FETCH_MERGE_BASE: expected 1, true, yes, 0, false or no; got "ask"'],
   ])('rejects %j as a usage error naming the key', (env, message) => {
     expect(() => checkEnvironment(env)).toThrow(expect.objectContaining({ code: 'USAGE', message }));
   });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { booleanEnv } from './boolean-env.js';
 import { probeSettings } from './probe-settings.js';
+import { diffSettings } from './diff-settings.js';
 
 export { booleanEnv };
 
@@ -31,6 +32,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): void {
   booleanEnv(env, 'STRESS_GATE_CLASS_ARCHIVE', true);
   // The order probe's keys (on, seed, budget): checked before the build, as the others.
   probeSettings(env, null, () => 0);
+  diffSettings(env);
   const jar = env['STRESS_GATE_PLUGIN_JAR'];
   if (jar !== undefined && jar.trim() !== '' && !existsSync(jar)) {
     throw new UsageError(`STRESS_GATE_PLUGIN_JAR: no such file: ${jar}`);

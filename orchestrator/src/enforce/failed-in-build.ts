@@ -22,8 +22,8 @@ export function judgeFailedInBuild(r: CandidateResult): CandidateResult {
  * build's failure stands and already stops the merge), "would have blocked" when a new test that is
  * not muted disagreed with itself (a flaky one; a broken one is just a failing test).
  */
-export function decideFailedBuild(mode: Exclude<Mode, 'off'>, firstPassExitCode: number, results: readonly CandidateResult[], guard: FiredGuard | null, orderFindingsBlock = true): GateDecision {
-  const decided = decideGate(mode, firstPassExitCode, results, guard, orderFindingsBlock);
-  const disagreed = results.some((r) => !r.muted && ((r.outcome === 'failed' && r.failedInBuild !== 'broken') || (r.outcome === 'order_dependent' && orderFindingsBlock)));
+export function decideFailedBuild(mode: Exclude<Mode, 'off'>, firstPassExitCode: number, results: readonly CandidateResult[], guard: FiredGuard | null, orderFindingsBlock = true, modifiedTestsBlock = true): GateDecision {
+  const decided = decideGate(mode, firstPassExitCode, results, guard, orderFindingsBlock, modifiedTestsBlock);
+  const disagreed = results.some((r) => !r.muted && (r.origin !== 'modified' || modifiedTestsBlock) && ((r.outcome === 'failed' && r.failedInBuild !== 'broken') || (r.outcome === 'order_dependent' && orderFindingsBlock)));
   return { ...decided, blocked: false, wouldHaveBlocked: guard === null && disagreed, exitCode: firstPassExitCode };
 }

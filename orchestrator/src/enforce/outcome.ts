@@ -136,10 +136,12 @@ export function decideGate(
   results: readonly CandidateResult[],
   guard: FiredGuard | null,
   orderFindingsBlock = true,
+  modifiedTestsBlock = true,
 ): GateDecision {
   if (guard) return { outcome: 'guarded', blocked: false, wouldHaveBlocked: false, exitCode: firstPassExitCode };
-  // An order finding blocks like a failure unless the project made order findings report-only.
-  const blocking = results.some((r) => !r.muted && (r.outcome === 'failed' || (r.outcome === 'order_dependent' && orderFindingsBlock)));
+  // An order finding blocks like a failure unless the project made order findings report-only; a
+  // test the merge request modified (not new) blocks only where the project says so.
+  const blocking = results.some((r) => !r.muted && (r.origin !== 'modified' || modifiedTestsBlock) && (r.outcome === 'failed' || (r.outcome === 'order_dependent' && orderFindingsBlock)));
   const partial = results.some((r) => r.outcome === 'not_stressed' || r.outcome === 'error');
   const outcome: GateOutcome = blocking ? 'failed' : partial ? 'incomplete' : 'passed';
   const blocked = mode === 'enforce' && blocking;

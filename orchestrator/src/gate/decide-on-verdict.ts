@@ -22,6 +22,10 @@ import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
+import type { DiffSources } from '../diff/diff-sources.js';
+import type { DiffAnalysis } from '../diff/diff-analysis.js';
+import { widenVerdict, type WidenedVerdict } from '../diff/diff-candidates.js';
+import { identityKey } from '../identity/identity-key.js';
 
 /** What the verdict step needs from the run so far. */
 export interface VerdictContext {
@@ -41,6 +45,8 @@ export interface VerdictContext {
   recordedOn?: UploadedRun | null;
   /** Set to deps.now() when the gate has decided what to stress: the stress pass starts then. */
   marks?: { decidedAt?: number };
+  /** The merge request's diff: modified tests, renames, day one (absent: no diff analysis). */
+  diff?: DiffSources;
 }
 
 /** Where a stored upload was recorded. */
@@ -54,8 +60,28 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const { mode, config, first, client } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
   const ran = first.cases.filter((c) => c.status !== 'skipped');
+  const headBranch = ctx.recordedOn?.branch ?? null;
+  // The diff goes first: the fingerprints of the tests in the files it touched go with the verdict
+  // request, so the server can answer which are renames. Its trouble is said and never stops the gate.
+  const analyse = async (defaultBranch: string | null): Promise<DiffAnalysis | null> =>
+    ctx.diff
+      ? ctx.diff.analyse(ran, { headBranch, defaultBranch }).catch((e: unknown) => {
+          log.warn({ err: e }, 'the diff analysis failed');
+          return { status: 'skipped' as const, why: `the diff analysis failed: ${(e as Error).message ?? String(e)}`, quiet: false, base: null, ref: null, from: null, noBase: false, fetched: false, tests: new Map() };
+        })
+      : null;
+  let analysis = await analyse(null);
+  // Fingerprints sent when no diff could be had: the server's new tests', asked again (below).
+  let fingerprinted: Map<string, string> | null = null;
   const ask = () =>
-    client.verdict({ runId: config.runId, mode, testCases: ran.map((c) => ({ module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs })) });
+    client.verdict({
+      runId: config.runId,
+      mode,
+      testCases: ran.map((c) => {
+        const fingerprint = analysis?.tests.get(identityKey(c))?.located.fingerprint ?? fingerprinted?.get(identityKey(c));
+        return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, ...(fingerprint ? { fingerprint } : {}) };
+      }),
+    });
   let answer = await ask();
   // A CI run of the default branch is itself history: the verdict asked while its upload was in
   // flight may not count it yet, so that (rare) run asks again once the upload is stored. Any
@@ -64,23 +90,54 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const on = ctx.recordedOn;
   if (answer.ok && on?.isCi && on.branch === answer.value.defaultBranch && (await ctx.uploaded)) answer = await ask();
   if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
-  const verdict = answer.value;
-  if (!verdict.entitled) {
-    log.debug({ projectId: verdict.projectId }, 'the account is not entitled to the stress gate');
+  if (!answer.value.entitled) {
+    log.debug({ projectId: answer.value.projectId }, 'the account is not entitled to the stress gate');
     return stoppedReport(mode, config, first, { kind: 'not_entitled' });
   }
+  // Only the server knew the base branch (its default branch): analyse against it, and ask again
+  // when a new test lies in a file the diff touched (its fingerprint may make it a rename).
+  const server = answer.value;
+  if (server.defaultBranch && analysis && (analysis.noBase || (analysis.from === 'origin/HEAD' && analysis.ref !== server.defaultBranch))) {
+    analysis = await analyse(server.defaultBranch);
+    const touched = analysis?.tests;
+    if (touched && server.candidates.some((c) => touched.has(identityKey(c)))) {
+      const again = await ask();
+      if (!again.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: again.problem });
+      answer = again;
+    }
+  }
+  // A run of the default branch has no merge request: whatever kept the diff from it is not news.
+  if (analysis?.status === 'skipped' && headBranch !== null && headBranch === server.defaultBranch) analysis = { ...analysis, quiet: true };
+  // No diff (a shallow clone, no base): the new tests' fingerprints still tell the server's renames.
+  if (ctx.diff && analysis?.status === 'skipped' && answer.value.candidates.length && !answer.value.guards.premise.fired) {
+    const asked = new Set(answer.value.candidates.map((c) => identityKey(c)));
+    fingerprinted = await ctx.diff.fingerprints(ran.filter((c) => asked.has(identityKey(c)))).catch(() => new Map<string, string>());
+    if (fingerprinted.size) {
+      const again = await ask();
+      if (!again.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: again.problem });
+      answer = again;
+    }
+  }
+  const widened = widenVerdict(answer.value, ran, analysis);
+  const verdict = widened.verdict;
+  const diff = diffSummary(analysis, widened, verdict.parameters.modifiedTestsBlock ?? false);
+  const withDiff = <T extends GateReport>(report: T): T => ({ ...report, diff, renamed: widened.renamed });
   // Checked again with the server's project id, so test_case_ids in the list match too.
   // The new invocations of one method share their JVMs and one price (candidates/invocation-groups.ts).
-  const candidates = groupInvocations(joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId), verdict.parameters.curve);
+  const joined = joinCandidates(verdict.candidates, first.cases, mutedCheck(ctx.muted), verdict.projectId).map((c) => {
+    const origin = widened.origins.get(c.testCaseId);
+    return origin ? { ...c, origin } : c;
+  });
+  const candidates = groupInvocations(joined, verdict.parameters.curve);
   // A build that failed on a test that is not new: today's rule, nothing is stressed.
-  if (!first.passed && !failedOnlyOnNew(first, candidates)) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });
+  if (!first.passed && !failedOnlyOnNew(first, candidates)) return withDiff(stoppedReport(mode, config, first, { kind: 'first_pass_failed' }));
   const stress = toStress(candidates);
   // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
   // the report and telemetry all use this one prediction.
   const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
   const ceiling = predictCeiling(stress, config.jvmStartMs, verdict.parameters.ceilingSeconds, plan?.concurrency ?? 1);
   const guard = applyGuards(verdict, stress, ceiling);
-  if (candidates.length === 0 && guard === null) return stoppedReport(mode, config, first, { kind: 'no_candidates' });
+  if (candidates.length === 0 && guard === null) return withDiff(stoppedReport(mode, config, first, { kind: 'no_candidates' }));
 
   let results: CandidateResult[];
   let stressPass: GateReport['stressPass'] = null;
@@ -97,7 +154,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     stressPass = stressPassSummary(pass);
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {
-      return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass };
+      return withDiff({ ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: signal ?? 'SIGINT' }), stressPass });
     }
     const blocks = verdict.parameters.timingSensitiveBlocks ?? false;
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
@@ -122,9 +179,9 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     if (orderProbe?.cancelled || stopped) return { ...stoppedReport(mode, config, first, { kind: 'cancelled', signal: stopped ?? 'SIGINT' }), stressPass };
   }
   const orderBlocks = verdict.parameters.orderFindingsBlock ?? true;
-  const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard, orderBlocks);
+  const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard, orderBlocks, verdict.parameters.modifiedTestsBlock ?? false);
   const curve = verdict.parameters.curve;
-  return {
+  return withDiff({
     mode,
     runId: config.runId,
     outcome: decision.outcome,
@@ -144,7 +201,19 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     exitCode: decision.exitCode,
     detection: detectionPower(results),
     timing: stress.length ? { predictedMs: ceiling.predictedMs, jvmStartMs: config.jvmStartMs, concurrency: ceiling.concurrency, jvms: ceiling.jvms } : null,
-  };
+  });
+}
+
+/** The report's account of the diff analysis (null: none was made). */
+function diffSummary(analysis: DiffAnalysis | null, widened: WidenedVerdict, modifiedBlocks: boolean): GateReport['diff'] {
+  if (!analysis) return null;
+  let added = 0;
+  let modified = 0;
+  for (const t of analysis.tests.values()) {
+    if (t.change.change === 'added') added++;
+    else if (t.change.change === 'modified') modified++;
+  }
+  return { status: analysis.status, why: analysis.why, quiet: analysis.quiet, base: analysis.base, ref: analysis.ref, fetched: analysis.fetched, added, modified, dayOne: widened.dayOne, modifiedBlocks };
 }
 
 /** A candidate a guard kept from the pass: not stressed (excluded ones stay excluded). */

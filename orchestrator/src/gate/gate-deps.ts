@@ -1,6 +1,7 @@
 // The adapters one gated run needs (the build tool, git, HTTP, output, clock), passed in by the
 // entry point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
+import type { GitExec } from '../diff/merge-base.js';
 import type { Logger } from '../log.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 import type { BuildAdapter } from './build-adapter.js';
@@ -25,6 +26,8 @@ export interface GateDeps {
   err: (text: string) => void;
   logger: Logger;
   git: (cwd: string) => GitRunner;
+  /** git with its stderr, for the diff analysis (diff/); absent: no diff analysis, no fingerprints. */
+  gitExec?: (cwd: string) => GitExec;
   /** The build tool. */
   build: BuildSystem;
   /** Where the quarantine comes from; default: the verdict API configured by flag or environment. */

@@ -21,6 +21,8 @@ import type { GateDeps } from './gate-deps.js';
 import type { GateReport } from '../report/gate-report.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
 import { terminalSafe } from '../format/terminal-safe.js';
+import { diffSources, type DiffSources } from '../diff/diff-sources.js';
+import { identityKey } from '../identity/identity-key.js';
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
@@ -92,14 +94,21 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     // fell from 0.93 s to 0.81 s).
     let verdictSettled!: () => void;
     const verdictAnswered = config.mode === 'off' ? Promise.resolve() : new Promise<void>((r) => (verdictSettled = r));
+    // The default branch as the verdict names it: a CI run of it uploads its tests' fingerprints.
+    let defaultBranch: string | null | undefined;
     const asking: VerdictClient | null = client && {
       uploadRun: (body) => client!.uploadRun(body),
       uploadGate: (runId, body) => client!.uploadGate(runId, body),
-      verdict: (body) => client!.verdict(body).finally(verdictSettled),
+      verdict: (body) =>
+        client!
+          .verdict(body)
+          .then((r) => ((defaultBranch = r.ok ? r.value.defaultBranch : defaultBranch), r))
+          .finally(verdictSettled),
     };
+    const sources = diffSources(deps.gitExec?.(config.projectDir) ?? null, config.projectDir, deps.env);
     const uploader = client;
     const uploaded = uploader
-      ? (ci.ok ? verdictAnswered.then(() => uploadRun(uploader, config, first, ci.ci, deps)) : Promise.reject(ci.error)).catch((e: unknown) => {
+      ? (ci.ok ? verdictAnswered.then(() => uploadRun(uploader, config, first, ci.ci, deps, sources, defaultBranch)) : Promise.reject(ci.error)).catch((e: unknown) => {
           step = 'uploading the run';
           throw e;
         })
@@ -110,7 +119,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     step = 'deciding on the verdict';
     const recordedOn = client && ci.ok ? { branch: ci.ci.branch, isCi: ci.ci.isCi } : null;
     const marks: { decidedAt?: number } = {};
-    const decided = await gateAfterFirstPass(config, first, asking, { build, gradleArgs, muted, uploaded, uploadFailed: () => uploadFailed, recordedOn, marks }, deps).finally(() => verdictSettled());
+    const decided = await gateAfterFirstPass(config, first, asking, { build, gradleArgs, muted, uploaded, uploadFailed: () => uploadFailed, recordedOn, marks, diff: sources }, deps).finally(() => verdictSettled());
     const report = decided.stop === null || decided.stop.kind === 'no_candidates' ? { ...decided, overhead: overheadOf(first, marks.decidedAt ?? deps.now(), deps) } : decided;
     await uploaded;
     step = 'writing the report';
@@ -132,7 +141,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'uploaded' | 'uploadFailed' | 'recordedOn' | 'marks'>,
+  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'uploaded' | 'uploadFailed' | 'recordedOn' | 'marks' | 'diff'>,
   deps: GateDeps,
 ) {
   const mode = config.mode as Exclude<Config['mode'], 'off'>;
@@ -179,8 +188,18 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
 }
 
 /** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
-async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps): Promise<UploadedRun | null> {
+async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps, sources: DiffSources, defaultBranch: string | null | undefined): Promise<UploadedRun | null> {
   if (ci.warning) deps.err(`stress-gate: warning: ${terminalSafe(ci.warning)}\n`);
+  // A CI run of the default branch records its tests' body fingerprints: the history a renamed
+  // test is recognised by. Other runs send none. Without a verdict (the gate off), the checkout says
+  // which branch is the default, when it knows.
+  const fingerprints =
+    ci.isCi && (defaultBranch === undefined ? await sources.isDefaultBranch(ci.branch) : defaultBranch === ci.branch)
+      ? await sources.fingerprints(first.cases).catch((e: unknown) => {
+          deps.err(`stress-gate: warning: the tests' fingerprints were not computed: ${terminalSafe((e as Error).message ?? String(e))}\n`);
+          return new Map<string, string>();
+        })
+      : null;
   const result = await client.uploadRun({
     runId: config.runId,
     branch: ci.branch,
@@ -197,6 +216,7 @@ async function uploadRun(client: VerdictClient, config: Config, first: FirstPass
       status: c.status,
       durationMs: c.durationMs,
       muted: c.muted,
+      ...(fingerprints?.get(identityKey(c)) ? { fingerprint: fingerprints.get(identityKey(c))! } : {}),
       ...(c.executions ? { repetitions: organicRepetitions(c.executions) } : {}),
     })),
   });

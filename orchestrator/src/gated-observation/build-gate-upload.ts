@@ -2,7 +2,7 @@
 // excluded, its repetitions and why it failed; a timing-sensitive one (failed side by side, passed
 // alone) with its side-by-side counts and their evidence, and the parts of its reproduce command. Pure.
 import * as v from 'valibot';
-import { ORDER_BOUNDS, ReproduceParts, type GateUpload, type OrderProbe } from '#contract';
+import { DIFF_BOUNDS, ORDER_BOUNDS, ReproduceParts, type DiffAnalysis, type GateUpload, type OrderProbe } from '#contract';
 import type { CandidateProbe } from '../repetitions/order-probe-result.js';
 import type { GateReport } from '../report/gate-report.js';
 
@@ -37,6 +37,8 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
     guard: r.guard ? { name: r.guard.name, count: r.guard.count, reason: r.guard.reason } : null,
     blocked: r.blocked,
     wouldHaveBlocked: r.wouldHaveBlocked,
+    diff: diffUpload(r.diff),
+    renamed: (r.renamed ?? []).slice(0, DIFF_BOUNDS.renamed).map((t) => ({ module: t.module, suite: t.suite, name: t.name, from: { module: t.from.module, suite: t.from.suite, name: t.from.name } })),
     timing: r.timing ? { wallClockMs: r.stressPass?.wallClockMs ?? null, predictedMs: r.timing.predictedMs, jvmStartMs: r.timing.jvmStartMs, cut: r.stressPass?.cut ?? false } : null,
     testCases: guarded
       ? []
@@ -50,6 +52,7 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
               suite: c.suite,
               name: c.name,
               muted: c.muted,
+              origin: c.origin ?? 'new',
               durationMs: c.durationMs,
               plannedRepetitions: c.expected,
               outcome: c.outcome as 'passed' | 'failed' | 'not_stressed' | 'error' | 'order_dependent',
@@ -65,6 +68,18 @@ export function buildGateUpload(r: GateReport, shard: { index: number; total: nu
               ...(c.orderProbe ? { orderProbe: orderProbeUpload(c.orderProbe) } : {}),
             };
           }),
+  };
+}
+
+/** The diff analysis as the contract has it (null: none was made). */
+function diffUpload(d: GateReport['diff']): DiffAnalysis | null {
+  if (!d) return null;
+  return {
+    status: d.status,
+    why: d.why === null ? null : d.why.slice(0, DIFF_BOUNDS.why),
+    base: d.base === null ? null : d.base.slice(0, DIFF_BOUNDS.base),
+    added: d.added,
+    modified: d.modified,
   };
 }
 

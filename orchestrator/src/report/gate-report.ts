@@ -1,6 +1,7 @@
 // The gate's result as data: what the printed report, the JSON report file, the job summary and
 // the gated-observation upload are all rendered from.
 import type { GateOutcome } from '#contract';
+import type { RenamedTest } from '../diff/diff-candidates.js';
 import type { FiredGuard } from '../guard/apply-guards.js';
 import type { CandidateResult } from '../enforce/outcome.js';
 import type { ProbeSummary } from '../repetitions/order-probe-result.js';
@@ -56,6 +57,14 @@ export interface GateReport {
     /** The direct executor's JDK class archive: mapped by every JVM, recorded in this pass, or not used. */
     classArchive?: 'used' | 'recorded' | 'off';
   } | null;
+  /**
+   * The merge request's diff (diff/): analysed against a merge base, or skipped and why (`quiet`:
+   * nothing to warn about, e.g. a run of the default branch). `dayOne`: no default-branch history,
+   * so the candidates are the tests the diff added. `modifiedBlocks`: the project's policy on modified tests.
+   */
+  diff?: { status: 'analysed' | 'skipped'; why: string | null; quiet: boolean; base: string | null; ref: string | null; fetched: boolean; added: number; modified: number; dayOne: boolean; modifiedBlocks: boolean } | null;
+  /** Tests not stressed because they are known tests renamed or moved (the verdict's fingerprints, or the diff's on day one). */
+  renamed?: RenamedTest[];
   /** The order probe after the repetitions (null: it did not run); `blocks`: the project's policy on its findings. */
   orderProbe?: (ProbeSummary & { blocks: boolean }) | null;
   /** The gate's own problems in the stress pass (broken or missing repetition XML, a failed build). */

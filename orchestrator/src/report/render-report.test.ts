@@ -244,3 +244,26 @@ describe('renderReport', () => {
     expect(modules).toContain(' ! :core T.x failed 1 of 10 repetitions and blocked this merge request.\n');
   });
 });
+
+describe('renderReport: the merge request diff', () => {
+  const diff = { status: 'analysed' as const, why: null, quiet: false, base: 'abc', ref: 'main', fetched: false, added: 1, modified: 1, dayOne: false, modifiedBlocks: false };
+  const renamed = [{ module: ':app', suite: 'com.shop.BillingTest', name: 'answers', from: { module: ':app', suite: 'com.shop.ServiceTest', name: 'answers' } }];
+
+  it('says which tests were renamed and not stressed, even when nothing else is to stress, and why detection was skipped', () => {
+    const none = gateReport('report', [], null, { stop: { kind: 'no_candidates' }, outcome: 'no_candidates', renamed, diff });
+    expect(renderReport(none)).toContain('BillingTest.answers was not stressed: renamed from ServiceTest.answers');
+    const skipped = gateReport('report', [], null, { stop: { kind: 'no_candidates' }, outcome: 'no_candidates', diff: { ...diff, status: 'skipped', why: 'the checkout is a shallow clone' } });
+    expect(renderReport(skipped).replace(/\s+/g, ' ')).toContain('Modified and renamed test detection was skipped: the checkout is a shallow clone.');
+    // A run of the default branch says nothing.
+    expect(renderReport(gateReport('report', [], null, { stop: { kind: 'no_candidates' }, outcome: 'no_candidates', diff: { ...diff, status: 'skipped', why: 'x', quiet: true } }))).toBe('');
+  });
+
+  it('labels a modified candidate and says it does not block where modified tests are report-only', () => {
+    const modified = classifyCandidate(candidate('appliesDiscount', { origin: 'modified' }), reps(10, [4]), false);
+    const text = renderReport(gateReport('enforce', [modified, classifyCandidate(candidate('added', { origin: 'diff' }), reps(10), false)], null, { diff }));
+    expect(text).toContain('1 new test case and 1 modified, 2 stressed');
+    expect(text).toContain('CheckoutTest.appliesDiscount — modified');
+    expect(text).toContain('CheckoutTest.added — new (from the diff)');
+    expect(text.replace(/\s+/g, ' ')).toContain('Modified tests are report-only in this project, so it does not block this merge request');
+  });
+});

@@ -72,10 +72,16 @@ export function runPageUrl(serverUrl: string | undefined, project: string | unde
 /** The document; null when there is nothing to say (not entitled, no candidates). */
 export function reportDocument(r: GateReport, runPage: string | null = null): ReportDocument | null {
   const stop = r.stop;
-  if (stop?.kind === 'not_entitled' || stop?.kind === 'no_candidates') return null;
+  const diffLines = diffWords(r);
+  if (stop?.kind === 'not_entitled' || (stop?.kind === 'no_candidates' && diffLines.length === 0)) return null;
   const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, probe: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text: [text], warning });
+  for (const line of diffLines) doc.lead.push(line);
+  if (stop?.kind === 'no_candidates') {
+    say('No new or modified test to stress.', false);
+    return doc;
+  }
   switch (stop?.kind) {
     case 'first_pass_failed':
       say('Skipped: the first pass failed, so no new test was stressed.', false);
@@ -110,7 +116,9 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const unstressed = c.notStressed + c.errors;
   const order = c.orderDependent ? `, ${c.orderDependent} order-dependent` : '';
   const extra = `${order}${unstressed ? `, ${unstressed} not stressed${c.errors ? ` (${c.errors} by a gate error)` : ''}` : ''}`;
-  doc.counts = `${plural(c.examined, r.mode === 'local' ? 'test case' : 'new test case')}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
+  const modified = r.candidates.filter((cand) => cand.origin === 'modified').length;
+  const examined = r.mode === 'local' ? plural(c.examined, 'test case') : modified ? `${plural(c.examined - modified, 'new test case')} and ${modified} modified` : plural(c.examined, 'new test case');
+  doc.counts = `${examined}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   doc.rows = reportRows(r);
   doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
   doc.probe = probeWords(r);
@@ -190,6 +198,8 @@ function findings(r: GateReport): Finding[] {
     const of = c.timingSensitive ? `${c.failures} of ${plural(c.timingSensitive.repetitions, 'repetition')} side by side (it passed all ${c.recorded.length} again alone: timing-sensitive)` : `${c.failures} of ${plural(c.recorded.length, 'repetition')}`;
     const sentence = c.muted
       ? rich`${name} failed ${of}; it is muted, so it cannot fail the gate.`
+      : c.origin === 'modified' && r.diff?.modifiedBlocks === false && r.mode !== 'local'
+        ? rich`${name}, a test this merge request modified, failed ${of}. Modified tests are report-only in this project, so it does not block this merge request (a project setting makes them block).`
       : r.mode === 'local'
         ? rich`${name} failed ${of}.`
         : rich`${name} failed ${of} and ${blocks} this merge request.${r.mode === 'report' && i === lastBlocking ? ' Pass --stress-new-tests enforce to make it blocking.' : ''}`;
@@ -234,6 +244,24 @@ function findings(r: GateReport): Finding[] {
       sentence: rich`${code(names.get(c)!)} ${timingWords(c)} (a timeout or a race under load, probably a real flake): it passed all ${plural(c.recorded.length, 'repetition')} run again alone, so it does not ${r.mode === 'local' ? 'count as failed' : 'block this merge request (a project setting makes it block)'}.`,
     })),
   ];
+}
+
+/** What the diff changed about the candidates: day one, the renamed tests, why it was skipped. */
+function diffWords(r: GateReport): { text: Rich; warning: boolean }[] {
+  const out: { text: Rich; warning: boolean }[] = [];
+  const d = r.diff;
+  if (d?.dayOne) {
+    out.push({ text: [`This project has no default-branch history yet: the candidates are the test methods this merge request adds, new (from the diff) against ${d.ref ?? 'its base'}.`], warning: false });
+  }
+  const renamed = r.renamed ?? [];
+  for (const t of renamed.slice(0, 20)) {
+    const simple = (s: string) => s.slice(s.lastIndexOf('.') + 1);
+    const from = t.from.suite === t.suite ? t.from.name : `${simple(t.from.suite)}.${t.from.name}`;
+    out.push({ text: rich`${code(`${simple(t.suite)}.${t.name}`)} was not stressed: renamed from ${code(from)}, same body, whose history it keeps.`, warning: false });
+  }
+  if (renamed.length > 20) out.push({ text: [`…and ${renamed.length - 20} more renamed tests, not stressed (the JSON report and the run page list them all).`], warning: false });
+  if (d && d.status === 'skipped' && !d.quiet && d.why) out.push({ text: [`Modified and renamed test detection was skipped: ${d.why}.`], warning: true });
+  return out;
 }
 
 /** A new test that failed the build: flaky (it also passed in fresh JVMs, with the counts) or broken. */

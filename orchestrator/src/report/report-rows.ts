@@ -32,15 +32,20 @@ export function reportRows(r: GateReport): ReportRow[] {
   r.candidates.forEach((c, i) => {
     const members = c.group !== undefined ? groups.get(c.group)! : [i];
     if (members.length < 2) {
-      rows.push({ label: labels[i]!, ...outcomeWords(c, r), candidate: c, recorded: c.recorded.length, expected: c.expected, failures: c.failures });
+      rows.push({ label: labels[i]! + originWords(c), ...outcomeWords(c, r), candidate: c, recorded: c.recorded.length, expected: c.expected, failures: c.failures });
     } else if (members[0] === i) {
       const invocations = members.map((m) => r.candidates[m]!).sort((a, b) => byIndex(a.name, b.name));
       const method = invocationMethod(c.source?.xmlName ?? c.name) ?? c.name;
-      const label = labels[i]!.slice(0, labels[i]!.length - c.name.length) + method;
+      const label = labels[i]!.slice(0, labels[i]!.length - c.name.length) + method + originWords(c);
       rows.push({ label, ...groupWords(invocations, r), candidate: c, invocations, ...sums(invocations) });
     }
   });
   return rows;
+}
+
+/** Why a candidate that is not simply new is one: " — modified", " — new (from the diff)". */
+export function originWords(c: Pick<CandidateResult, 'origin'>): string {
+  return c.origin === 'modified' ? ' — modified' : c.origin === 'diff' ? ' — new (from the diff)' : '';
 }
 
 /** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates of a module share it. */

@@ -21,6 +21,8 @@ export interface PostedTestCase {
   suite: string;
   name: string;
   durationMs: number;
+  /** Its body fingerprint, sent for the tests in files the merge request changed (diff/). */
+  fingerprint?: string | null;
 }
 
 /** The three calls the orchestrator makes. */
@@ -139,6 +141,8 @@ export interface PostedSuite {
   suite: string;
   names: string[];
   durationsMs: number[];
+  /** Beside names, only in a suite where some test has a fingerprint. */
+  fingerprints?: (string | null)[];
 }
 
 /** The verdict request's `suites`: the test cases grouped by (module, suite), in order of first appearance. */
@@ -149,8 +153,10 @@ export function groupBySuite(testCases: readonly PostedTestCase[]): PostedSuite[
     const key = `${t.module.length}:${t.module}${t.suite}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { module: t.module, suite: t.suite, names: [], durationsMs: [] }));
+    if (t.fingerprint && !g.fingerprints) g.fingerprints = g.names.map(() => null);
     g.names.push(t.name);
     g.durationsMs.push(t.durationMs);
+    if (g.fingerprints) g.fingerprints.push(t.fingerprint ?? null);
   }
   return [...groups.values()];
 }

@@ -1,7 +1,8 @@
 // What an account stores, measured and kept (account_usage, migration 0039): the storage quota's
-// figures. An upload's rows are the test-case and repetition rows it carries (a run's test cases
-// and organic repetitions; a gate's candidates, stress repetitions, failure records and order
-// probes with their findings), its bytes
+// figures. An upload's rows are the test-case and repetition rows it carries (a run's test cases,
+// organic repetitions and the body fingerprints kept of default-branch CI history; a gate's
+// candidates, stress repetitions, failure records, order probes with their findings, candidate
+// origins other than new, renamed tests and its diff analysis), its bytes
 // the bytes of its request body as received: both known before anything is written, and what a
 // tenant controls. The few rows an upload writes besides (the run row, a gate's verdict and
 // timings) are not counted.
@@ -10,18 +11,19 @@ import type { UsageStore } from '../limits/storage-usage.js';
 import { sql, uuid } from '../sql/bind.js';
 import { type Database, num } from '../storage/database.js';
 import type { ParsedGateUpload, ParsedRunUpload } from '../validation/parse-body.js';
+import { leavesPresence } from '../storage/leaves-presence.js';
 
-/** The usage of a run upload of `bytes` bytes. */
-export function runUsage(run: Pick<ParsedRunUpload, 'testCases'>, bytes: number): Usage {
+/** The usage of a run upload of `bytes` bytes; `keepsFingerprints`: its fingerprints are stored (ingest-run.ts). */
+export function runUsage(run: Pick<ParsedRunUpload, 'testCases'>, bytes: number, keepsFingerprints = false): Usage {
   let rows = run.testCases.length;
-  for (const t of run.testCases) rows += t.repetitions.length;
+  for (const t of run.testCases) rows += t.repetitions.length + (keepsFingerprints && t.fingerprint != null && leavesPresence(t.status) ? 1 : 0);
   return { rows, bytes };
 }
 
 /** The usage of a gate upload of `bytes` bytes. */
-export function gateUsage(gate: Pick<ParsedGateUpload, 'testCases'>, bytes: number): Usage {
-  let rows = gate.testCases.length;
-  for (const t of gate.testCases) rows += t.repetitions.length + t.failures.length + (t.orderProbe ? 1 + t.orderProbe.findings.length : 0);
+export function gateUsage(gate: Pick<ParsedGateUpload, 'testCases' | 'renamed' | 'diff'>, bytes: number): Usage {
+  let rows = gate.testCases.length + gate.renamed.length + (gate.diff ? 1 : 0);
+  for (const t of gate.testCases) rows += t.repetitions.length + t.failures.length + (t.orderProbe ? 1 + t.orderProbe.findings.length : 0) + (t.origin === 'new' ? 0 : 1);
   return { rows, bytes };
 }
 

@@ -86,6 +86,10 @@ export async function writeProject(db: Database, p: Project): Promise<void> {
   await db.engine.insert(db.t('project_order_flags'), [
     { project_id: p.projectId, order_findings_report_only: p.stress.orderFindingsBlock ? 0 : 1, version: nextVersion() },
   ]);
+  // 0043 stores the modified-tests setting as it is: its default is off, which no row reads as.
+  await db.engine.insert(db.t('project_modified_flags'), [
+    { project_id: p.projectId, modified_tests_block: p.stress.modifiedTestsBlock ? 1 : 0, version: nextVersion() },
+  ]);
   await db.engine.insert(db.t('projects'), [
     {
       project_id: p.projectId,
@@ -125,25 +129,31 @@ interface ProjectRow {
   timing_sensitive_blocks: unknown;
   /** From project_order_flags; 0 (order findings block, the default) for a project with no row there. */
   order_findings_report_only: unknown;
+  /** From project_modified_flags; 0 (modified tests report only, the default) for a project with no row there. */
+  modified_tests_block: unknown;
 }
 
 /**
- * The projects matching `where`, each with its stress flags beside it (0035, 0040). A project
+ * The projects matching `where`, each with its stress flags beside it (0035, 0040, 0043). A project
  * created before 0035 has no flags row: the LEFT JOIN gives 0, the flags' defaults (0040's flag is
- * stored inverted so that 0 is its default too). The two flag tables are joined inside the
- * subquery, one JOIN a SELECT, as 18.16 requires; every settings write writes both, 0035's first.
- * The subqueries have aliases because chDB requires them; 18.16 takes them too.
+ * stored inverted so that 0 is its default too). The flag tables are joined inside nested
+ * subqueries, one JOIN a SELECT, as 18.16 requires; every settings write writes all three, 0035's
+ * first. The subqueries have aliases because chDB requires them; 18.16 takes them too.
  */
 function selectProjects(db: Database, where: Sql, orderBy: Sql = sql``): Promise<ProjectRow[]> {
   return db.engine.query<ProjectRow>(sql`
     SELECT project_id, account_id, handle, default_branch, flaky_auto_mark, flaky_auto_mark_threshold, flaky_cooldown_days,
       flaky_auto_quarantine, stress_curve, stress_candidate_cap, stress_ceiling_seconds, stress_bulk_change_ratio,
-      stress_bulk_change_floor, timing_sensitive_blocks, order_findings_report_only
+      stress_bulk_change_floor, timing_sensitive_blocks, order_findings_report_only, modified_tests_block
     FROM ${db.t('projects')} FINAL
     ANY LEFT JOIN (
-      SELECT project_id, timing_sensitive_blocks, order_findings_report_only
-      FROM (SELECT project_id, timing_sensitive_blocks FROM ${db.t('project_stress_flags')} FINAL) AS timing
-      ANY LEFT JOIN (SELECT project_id, order_findings_report_only FROM ${db.t('project_order_flags')} FINAL) AS ordering USING project_id
+      SELECT project_id, timing_sensitive_blocks, order_findings_report_only, modified_tests_block
+      FROM (
+        SELECT project_id, timing_sensitive_blocks, order_findings_report_only
+        FROM (SELECT project_id, timing_sensitive_blocks FROM ${db.t('project_stress_flags')} FINAL) AS timing
+        ANY LEFT JOIN (SELECT project_id, order_findings_report_only FROM ${db.t('project_order_flags')} FINAL) AS ordering USING project_id
+      ) AS older
+      ANY LEFT JOIN (SELECT project_id, modified_tests_block FROM ${db.t('project_modified_flags')} FINAL) AS modified USING project_id
     ) AS flags USING project_id
     WHERE ${where} ${orderBy}`);
 }
@@ -185,6 +195,7 @@ function toProject(r: ProjectRow): Project {
     bulkChangeFloor: num(r.stress_bulk_change_floor),
     timingSensitiveBlocks: num(r.timing_sensitive_blocks) === 1,
     orderFindingsBlock: num(r.order_findings_report_only) !== 1,
+    modifiedTestsBlock: num(r.modified_tests_block) === 1,
   };
   return {
     projectId: r.project_id,

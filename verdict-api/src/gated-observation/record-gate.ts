@@ -1,6 +1,7 @@
 // Records a stress pass as one gated observation: repetitions with source 'stress', the
 // per-candidate outcomes with their failure evidence (for a timing-sensitive one, its side-by-side
-// failures; for one the order probe ran on, what it did and found), and the gate's verdict on the run.
+// failures; for one the order probe ran on, what it did and found; its origin when not new), the
+// diff analysis and the renamed tests not stressed, and the gate's verdict on the run.
 // Consumers that attribute flakiness filter source = 'organic', so nothing here marks a test
 // flaky project-wide.
 import type { Project } from '../accounts/projects.js';
@@ -12,12 +13,14 @@ import { rejectDuplicates } from '../ingest/duplicates.js';
 import { candidateStatsRow, gateTimingRow } from '../telemetry/gate-telemetry.js';
 import { candidateEvidenceRow, candidateReproduceRow, failureRow, groupRow, rejectDuplicateFailures, rejectInconsistentTimingSensitive, timingSensitiveRow } from './evidence-rows.js';
 import { orderFindingRows, orderProbeRow, rejectInconsistentOrderProbes } from './order-probe-rows.js';
+import { diffRow, originRow, rejectInconsistentDiff, renamedRows } from './diff-rows.js';
 
 export async function recordGate(db: Database, project: Project, runId: string, gate: ParsedGateUpload, now = new Date()): Promise<{ repetitions: number }> {
   rejectDuplicates(gate.testCases, 'testCases');
   rejectDuplicateFailures(gate.testCases);
   rejectInconsistentTimingSensitive(gate.testCases);
   rejectInconsistentOrderProbes(gate.testCases);
+  rejectInconsistentDiff(gate);
   const recordedAt = formatDateTime(now);
   const common = { project_id: project.projectId, run_id: runId, shard_index: gate.shard.index };
   const cases = gate.testCases.map((t) => ({ t, id: testCaseId(project.projectId, t) }));
@@ -40,6 +43,9 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   await db.engine.insert(db.t('gate_timing_sensitive'), cases.flatMap<Record<string, unknown>>(({ t, id }) => timingSensitiveRow(common, id, t, recordedAt) ?? []));
   await db.engine.insert(db.t('gate_order_findings'), cases.flatMap(({ t, id }) => orderFindingRows(common, id, t, recordedAt)));
   await db.engine.insert(db.t('gate_order_probes'), cases.flatMap<Record<string, unknown>>(({ t, id }) => orderProbeRow(common, id, t, project.stress.orderFindingsBlock, recordedAt) ?? []));
+  await db.engine.insert(db.t('gate_candidate_origins'), cases.flatMap<Record<string, unknown>>(({ t, id }) => originRow(common, id, t, recordedAt) ?? []));
+  await db.engine.insert(db.t('gate_renamed'), renamedRows(common, gate, recordedAt));
+  await db.engine.insert(db.t('gate_diffs'), [diffRow(common, gate, project.stress.modifiedTestsBlock, recordedAt)].flatMap<Record<string, unknown>>((r) => r ?? []));
   await db.engine.insert(db.t('gate_verdicts'), [
     {
       ...common,

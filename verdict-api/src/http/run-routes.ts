@@ -15,8 +15,9 @@ import type { AfterIngest } from '../flakiness/on-run-ingested.js';
 import { recordGate } from '../gated-observation/record-gate.js';
 import { rejectDuplicateFailures, rejectInconsistentTimingSensitive } from '../gated-observation/evidence-rows.js';
 import { rejectInconsistentOrderProbes } from '../gated-observation/order-probe-rows.js';
+import { rejectInconsistentDiff } from '../gated-observation/diff-rows.js';
 import { rejectDuplicates } from '../ingest/duplicates.js';
-import { ingestRun } from '../ingest/ingest-run.js';
+import { ingestRun, keepsFingerprints } from '../ingest/ingest-run.js';
 import type { InFlightBodies } from '../limits/body-budget.js';
 import type { Logger } from '../log/logger.js';
 import type { BodyCaps } from '../limits/body-caps.js';
@@ -65,7 +66,7 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
       throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
     }
     const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
-    const reservation = await storage.reserve(principal.account.accountId, runUsage(run, body.bytes), enforced(principal));
+    const reservation = await storage.reserve(principal.account.accountId, runUsage(run, body.bytes, keepsFingerprints(project, run)), enforced(principal));
     const result = await stored(reservation, c.get('log'), async () => {
       await claimRun(principal, run.runId, now);
       const ingested = await ingestRun(db, project, run, now);
@@ -91,11 +92,12 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     const now = clock();
     // Only the run's own credential writes its gate result, once per shard; a retry of the same
     // result is answered again. A body refused anyway (a repeated identity, two failures with one
-    // repetition number, an inconsistent timing-sensitive case or order probe) claims nothing.
+    // repetition number, an inconsistent timing-sensitive case, order probe or diff) claims nothing.
     rejectDuplicates(gate.testCases, 'testCases');
     rejectDuplicateFailures(gate.testCases);
     rejectInconsistentTimingSensitive(gate.testCases);
     rejectInconsistentOrderProbes(gate.testCases);
+    rejectInconsistentDiff(gate);
     const reservation = await storage.reserve(principal.account.accountId, gateUsage(gate, body.bytes), enforced(principal));
     const answer = await stored(reservation, c.get('log'), async () => {
       await claimRun(principal, runId, now);

@@ -1,6 +1,6 @@
 // Ingests one run shard: test case runs with the is_new badge, organic repetitions, the
-// identity catalogue of the new ones and branch presence, then the run row that marks the upload
-// complete.
+// identity catalogue of the new ones and branch presence, the body fingerprints of the test cases
+// that ran in CI on the default branch, then the run row that marks the upload complete.
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
 import { testCaseId } from '../identity/test-case-id.js';
@@ -27,6 +27,16 @@ const RUN_COLUMNS = ['project_id', 'run_id', 'shard_index', 'git_branch', 'is_ci
 const REPETITION_COLUMNS = ['project_id', 'run_id', 'shard_index', 'source', 'ran_at', 'test_case_id', 'repetition', 'status', 'duration_ms'];
 /** The columns of the catalogue (test_cases) an upload writes itself, in the order ingestShard encodes them. */
 const CATALOGUE_COLUMNS = ['project_id', 'last_ran_at', 'test_case_id', 'module', 'suite', 'name'];
+/** The columns of test_case_fingerprints (0042), in the order ingestShard encodes them. */
+const FINGERPRINT_COLUMNS = ['project_id', 'git_branch', 'last_seen_at', 'fingerprint', 'test_case_id', 'module', 'suite', 'name'];
+
+/**
+ * Whether a shard's fingerprints are kept: its rows are default-branch CI history (a CI run on the
+ * project's default branch; a merge-request token's run arrives here as no CI run), the condition
+ * under which its presence answers the verdict. Each test case's own: only those that ran (leavesPresence).
+ */
+export const keepsFingerprints = (project: Pick<Project, 'defaultBranch'>, run: Pick<ParsedRunUpload, 'isCi' | 'branch'>): boolean =>
+  run.isCi && project.defaultBranch !== null && run.branch === project.defaultBranch;
 
 /** Writes in flight: a rejected one is held (not unhandled) until it is awaited. */
 class Pipeline {
@@ -126,6 +136,17 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
     for (const r of t.repetitions) repetitions.append(repetitionFields).text(ids[i]!).number(r.repetition).text(r.status).number(r.durationMs).endRow();
   });
   written.add(db.engine.insert(db.t('test_case_run_repetitions'), repetitions.finish()));
+  // Body fingerprints of default-branch CI history, in one insert beside the others (a retried
+  // shard writes them again: the table keeps one row per key).
+  if (keepsFingerprints(project, run)) {
+    const fingerprints = new TsvWriter(FINGERPRINT_COLUMNS, 16 * 1024);
+    const fingerprintFields = TsvWriter.fields(projectId, run.branch, ranAtText);
+    run.testCases.forEach((t, i) => {
+      if (t.fingerprint != null && leavesPresence(t.status)) fingerprints.append(fingerprintFields).text(t.fingerprint).text(ids[i]!).text(t.module).text(t.suite).text(t.name).endRow();
+    });
+    const encoded = fingerprints.finish();
+    if (encoded.count > 0) written.add(db.engine.insert(db.t('test_case_fingerprints'), encoded));
+  }
   let newTestCases = 0;
   for (let k = 0; k < chunks.length; k++) {
     const { start, ids: chunkIds } = chunks[k]!;

@@ -10,6 +10,8 @@ import { invocationMethods } from './invocation-methods.js';
 import { idSet } from '../presence/presence.js';
 import { FairSlots } from '../limits/fair-slots.js';
 import { type CandidateEvidence, NO_EVIDENCE, readEvidence } from './read-evidence.js';
+import { type GateDiff, readGateDiff, type ShownDiff, type ShownRename } from './read-diff.js';
+import type { CandidateOrigin } from '../contract.js';
 
 export interface RunPage {
   runId: string;
@@ -71,6 +73,12 @@ export interface RunPage {
      * findings by role, and the candidates whose probe was cut or did not run.
      */
     orderProbes?: OrderProbeCounts;
+    /** The merge request's diff as the CLI analysed it (null: no analysis uploaded, an older CLI). */
+    diff?: ShownDiff | null;
+    /** Tests not stressed because they are renames of known tests: the first RUN_PAGE_RENAMED by name. */
+    renamed?: ShownRename[];
+    /** Renamed tests in all. */
+    renamedCount?: number;
     /** How strong the clean stress results are (null when no candidate passed its repetitions). */
     detection: { repetitions: number; confidence: number; ruledOutFailureRate: number; sentence: string } | null;
   } | null;
@@ -155,6 +163,8 @@ export interface GateCandidate extends CandidateEvidence {
   name: string;
   muted: boolean;
   outcome: string;
+  /** Why it is a candidate: new (never ran in CI on the default branch), modified (the merge request changed its own lines), diff (added by the merge request, no history yet). */
+  origin?: CandidateOrigin;
   /**
    * The parameterised method this candidate is an invocation of (`adds(int)` of `adds(int)[3]`),
    * when the run's gate has two or more invocations of it (same module and suite); otherwise null.
@@ -273,6 +283,7 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
     FROM ${db.t('gate_order_probes')} FINAL WHERE ${scope}`);
   // A run without order probes (most, and every older CLI's) skips reading them.
   const evidence = gates.length === 0 ? new Map<string, CandidateEvidence>() : await readEvidence(db, scope, candidateIds, num(orderCounts?.['probes'] ?? 0) > 0);
+  const diff: GateDiff | null = gates.length === 0 ? null : await readGateDiff(db, scope, candidateIds);
   for (const c of candidates) if (!byId.has(c['id'] as string)) byId.set(c['id'] as string, c);
   const stripOf = new Map<string, GateCandidate['repetitions']>();
   for (const r of strips) {
@@ -310,6 +321,7 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
       muted: num(c['muted']) === 1,
       // gate_candidates holds 'passed' for it (0009's enum has no order_dependent; 0041 has the rest).
       outcome: e.orderProbe?.orderDependent ? 'order_dependent' : String(c['result']),
+      origin: diff?.origins.get(String(c['id'])) ?? 'new',
       method: null,
       repetitions: stripOf.get(String(c['id'])) ?? [],
       ...e,
@@ -361,6 +373,9 @@ async function readRunPage(db: Database, project: Project, runId: string, page: 
               cut: num(orderCounts?.['cut'] ?? 0),
               notRun: num(orderCounts?.['not_run'] ?? 0),
             },
+            diff: diff?.diff ?? null,
+            renamed: diff?.renamed ?? [],
+            renamedCount: diff?.renamedCount ?? 0,
           },
   };
 }
@@ -404,7 +419,7 @@ function detection(clean: number, fewest: number): NonNullable<RunPage['gate']>[
 }
 
 /** Shards of one run each carry a verdict; the run's is their sum (any shard blocking blocks). */
-function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection' | 'candidateCount' | 'nextCandidates' | 'failedCandidates' | 'orderProbes'> {
+function mergeGates(gates: Record<string, unknown>[]): Omit<NonNullable<RunPage['gate']>, 'candidates' | 'stressPassMs' | 'detection' | 'candidateCount' | 'nextCandidates' | 'failedCandidates' | 'orderProbes' | 'diff' | 'renamed' | 'renamedCount'> {
   const sum = (k: string) => gates.reduce((n, g) => n + num(g[k]), 0);
   const guarded = gates.find((g) => g['guard_name'] !== '');
   const outcomes = gates.map((g) => String(g['outcome']));

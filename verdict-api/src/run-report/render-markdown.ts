@@ -3,12 +3,14 @@
 // reviewer reads one list; each test the gate caught says why (failure-evidence.ts). The new
 // invocations of one parameterised method are one line (invocation-groups.ts), and a
 // timing-sensitive test says it failed side by side and passed alone; an order-dependent test is its
-// own section (order-findings.ts), counted apart from failed ones. The gate's
+// own section (order-findings.ts), counted apart from failed ones; modified tests, tests new from
+// the diff and renamed tests are theirs (diff-section.ts). The gate's
 // verdict itself is not rendered here (RFC: it waits on the same upgrade as a check run); it lives
 // on the run page. Every text from the run goes through contract-markdown.ts.
 import { flakyNotShownLine, type RunPage } from '../run-page/run-page.js';
 import { failureEvidence } from './failure-evidence.js';
 import { orderFindingsSection } from './order-findings.js';
+import { diffSection } from './diff-section.js';
 import { code } from '../contract-markdown.js';
 import { flakyRows, groupLine } from '../run-page/invocation-groups.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
@@ -49,5 +51,6 @@ export function renderRunReport(page: RunPage): string {
     if (evidence !== '') lines.push('', evidence.replace(/\n$/, ''));
   }
   lines.push(...orderFindingsSection(page));
+  lines.push(...diffSection(page));
   return `${lines.join('\n')}\n`;
 }

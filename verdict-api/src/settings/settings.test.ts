@@ -93,3 +93,23 @@ describe('the orderFindingsBlock setting', () => {
     expect(rowsOf('project_order_flags').map((r) => r['order_findings_report_only'])).toEqual([0]);
   });
 });
+
+describe('the modifiedTestsBlock setting', () => {
+  it('is off by default and written as it is to project_modified_flags (no row reads as off), audited when turned on', async () => {
+    expect(DEFAULT_STRESS_PARAMETERS.modifiedTestsBlock).toBe(false);
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(false), parseSettingsPatch({ stress: { modifiedTestsBlock: true } }), 'admin:x');
+    expect(next.stress.modifiedTestsBlock).toBe(true);
+    expect(rowsOf('project_modified_flags')).toEqual([expect.objectContaining({ project_id: project(false).projectId, modified_tests_block: 1 })]);
+    const audit = rowsOf('settings_audit')[0]!;
+    expect([JSON.parse(String(audit['before'])).stress.modifiedTestsBlock, JSON.parse(String(audit['after'])).stress.modifiedTestsBlock]).toEqual([false, true]);
+  });
+
+  it('is kept when a patch changes another parameter, and refuses anything but a boolean naming the field', async () => {
+    const { db, rowsOf } = recordingDb();
+    const next = await writeSettings(db, project(false), parseSettingsPatch({ stress: { candidateCap: 3 } }));
+    expect(next.stress).toMatchObject({ candidateCap: 3, modifiedTestsBlock: false });
+    expect(rowsOf('project_modified_flags').map((r) => r['modified_tests_block'])).toEqual([0]);
+    expect(() => parseSettingsPatch({ stress: { modifiedTestsBlock: 'yes' } })).toThrow(/^stress\.modifiedTestsBlock: /);
+  });
+});

@@ -45,7 +45,12 @@ export type TableName =
   | 'account_usage'
   | 'project_order_flags'
   | 'gate_order_probes'
-  | 'gate_order_findings';
+  | 'gate_order_findings'
+  | 'test_case_fingerprints'
+  | 'project_modified_flags'
+  | 'gate_candidate_origins'
+  | 'gate_diffs'
+  | 'gate_renamed';
 
 /** The engine plus the database name; `t('projects')` is the qualified table. */
 export interface Database {
@@ -59,7 +64,7 @@ export interface Database {
 }
 
 /** Tables whose rows decide who a caller is. */
-const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'project_order_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials', 'viewer_credentials']);
+const AUTH_TABLES = new Set(['accounts', 'projects', 'project_stress_flags', 'project_order_flags', 'project_modified_flags', 'api_tokens', 'api_token_scopes', 'admin_credentials', 'viewer_credentials']);
 /** Tables whose rows are (or make) branch presence: the known ids and inventories follow them. */
 const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence']);
 

@@ -26,7 +26,13 @@ function loose<T extends Record<string, fc.Arbitrary<unknown>>>(model: T): fc.Ar
   });
 }
 
-const verdictCase = loose({ module: text, suite: text, name: text, durationMs: duration });
+// Fingerprints: valid, null, and just beside the pattern (upper case, one digit short or long, not hex, not a string).
+const fingerprint = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[0-9a-f]{32}$/) },
+  fc.constantFrom(null, undefined, 'A'.repeat(32), '0'.repeat(31), '0'.repeat(33), 'g'.repeat(32), '', 7, ['0'.repeat(32)]),
+);
+const verdictCase = loose({ module: text, suite: text, name: text, durationMs: duration, fingerprint });
+const suiteFingerprints = mostly(fc.array(fingerprint, { maxLength: 4 }), 'no', null, [undefined], ['0'.repeat(32)]);
 const suiteTests = mostly(fc.array(loose({ name: text, durationMs: duration }), { maxLength: 4 }), 'no', null, [null], [['a']]);
 const suiteNames = mostly(fc.array(text, { maxLength: 4 }), 'no', null, [null]);
 const suiteDurations = mostly(fc.array(duration, { maxLength: 4 }), 'no', null, [null]);
@@ -35,6 +41,14 @@ const verdictSuite = fc.oneof(
   loose({ module: text, suite: text, tests: suiteTests }),
   loose({ module: text, suite: text, names: suiteNames, durationsMs: suiteDurations }),
   fc.tuple(fc.constantFrom(':app', ''), fc.array(fc.tuple(text, duration), { maxLength: 4 })).map(([module, tests]) => ({ module, suite: 'S', names: tests.map((t) => t[0]), durationsMs: tests.map((t) => t[1]) })),
+  // Fingerprints beside the names, usually as many as the tests.
+  fc.tuple(fc.constantFrom(':app', ''), fc.array(fc.tuple(text, duration, fingerprint), { maxLength: 4 }), fc.boolean(), fc.boolean()).map(([module, tests, asTests, short]) => ({
+    module,
+    suite: 'S',
+    ...(asTests ? { tests: tests.map((t) => ({ name: t[0], durationMs: t[1] })) } : { names: tests.map((t) => t[0]), durationsMs: tests.map((t) => t[1]) }),
+    fingerprints: tests.slice(short ? 1 : 0).map((t) => t[2]),
+  })),
+  loose({ module: text, suite: text, names: suiteNames, durationsMs: suiteDurations, fingerprints: suiteFingerprints }),
   loose({ module: text, suite: text, tests: suiteTests, names: suiteNames, durationsMs: suiteDurations }),
 );
 const verdictBody = fc.oneof(
@@ -55,6 +69,7 @@ const uploadCase = loose({
   durationMs: duration,
   status: mostly(fc.constantFrom('success', 'failure', 'skipped'), 'passed', undefined),
   muted: mostly(fc.constantFrom(true, false, undefined), 'yes', 0),
+  fingerprint,
   repetitions: mostly(fc.oneof(fc.constant(undefined), fc.array(repetition, { maxLength: 3 })), [], 'none', [null], [[]]),
 });
 const uploadBody = loose({
@@ -113,7 +128,7 @@ describe('the hand-written checks of the large bodies', () => {
     expect(fastVerdictRequest({ runId: 'r1', mode: 'enforce', testCases: [{ ...identity, durationMs: 12 }] })).toStrictEqual({
       runId: 'r1',
       mode: 'enforce',
-      testCases: [{ ...identity, durationMs: 12 }],
+      testCases: [{ ...identity, durationMs: 12, fingerprint: null }],
     });
     const grouped = { mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', tests: [{ name: 'computesTotal()', durationMs: 12 }, { name: 'rounds()', durationMs: 3 }] }] };
     expect(fastVerdictRequest(grouped)).toStrictEqual(v.parse(VerdictRequest, grouped));
@@ -121,7 +136,7 @@ describe('the hand-written checks of the large bodies', () => {
     // The CLI's form and the older one parse to the same lists; only `listed` tells them apart.
     const sideBySide = { mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', names: ['computesTotal()', 'rounds()'], durationsMs: [12, 3] }] };
     expect(fastVerdictRequest(sideBySide)).toStrictEqual(v.parse(VerdictRequest, sideBySide));
-    expect(fastVerdictRequest(sideBySide)).toStrictEqual({ mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', listed: 'names', names: ['computesTotal()', 'rounds()'], durationsMs: [12, 3] }] });
+    expect(fastVerdictRequest(sideBySide)).toStrictEqual({ mode: 'report', suites: [{ module: ':app', suite: 'com.acme.InvoiceTest', listed: 'names', names: ['computesTotal()', 'rounds()'], durationsMs: [12, 3], fingerprints: null }] });
     expect({ ...fastVerdictRequest(grouped)!.suites![0], listed: 'names' }).toStrictEqual(fastVerdictRequest(sideBySide)!.suites![0]);
     expect(fastRunUpload({ runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] })).toStrictEqual(
       v.parse(RunUpload, { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'skipped', durationMs: 0 }] }),
@@ -146,5 +161,36 @@ describe('the hand-written checks of the large bodies', () => {
       expect(fastRunUpload(body)).toBeNull();
       expect(v.safeParse(RunUpload, body).success).toBe(false);
     }
+  });
+
+  it('take the fast path with fingerprints, and leave a malformed one to valibot, which names it', () => {
+    const fp = '0123456789abcdef0123456789abcdef';
+    const identity = { module: ':app', suite: 'com.acme.InvoiceTest', name: 'computesTotal()' };
+    const flat = { testCases: [{ ...identity, durationMs: 12, fingerprint: fp }, { ...identity, name: 'rounds()', durationMs: 3, fingerprint: null }] };
+    expect(fastVerdictRequest(flat)).toStrictEqual(v.parse(VerdictRequest, flat));
+    expect(fastVerdictRequest(flat)!.testCases![0]!.fingerprint).toBe(fp);
+    const grouped = { suites: [{ module: ':app', suite: 'S', names: ['a', 'b', 'c', 'd'], durationsMs: [1, 2, 3, 4], fingerprints: [fp, null, fp, null] }] };
+    expect(fastVerdictRequest(grouped)).toStrictEqual(v.parse(VerdictRequest, grouped));
+    expect(fastVerdictRequest(grouped)!.suites![0]!.fingerprints).toEqual([fp, null, fp, null]);
+    const upload = { runId: 'r1', branch: 'main', isCi: true, status: 'success', durationMs: 5, testCases: [{ ...identity, status: 'success', durationMs: 1, fingerprint: fp }] };
+    expect(fastRunUpload(upload)).toStrictEqual(v.parse(RunUpload, upload));
+    const field = (schema: v.GenericSchema, body: unknown) => {
+      const r = v.safeParse(schema, body, { abortEarly: true });
+      return r.success ? null : r.issues[0].path!.map((p) => p.key).join('/');
+    };
+    for (const bad of [fp.toUpperCase(), fp.slice(1), `${fp}0`, 'z'.repeat(32), 7]) {
+      const badGrouped = { suites: [{ ...grouped.suites[0]!, fingerprints: [fp, null, fp, bad] }] };
+      expect(fastVerdictRequest(badGrouped)).toBeNull();
+      expect(field(VerdictRequest, badGrouped)).toBe('suites/0/fingerprints/3');
+      const badFlat = { testCases: [flat.testCases[0], { ...flat.testCases[1]!, fingerprint: bad }] };
+      expect(fastVerdictRequest(badFlat)).toBeNull();
+      expect(field(VerdictRequest, badFlat)).toBe('testCases/1/fingerprint');
+      const badUpload = { ...upload, testCases: [{ ...upload.testCases[0]!, fingerprint: bad }] };
+      expect(fastRunUpload(badUpload)).toBeNull();
+      expect(field(RunUpload, badUpload)).toBe('testCases/0/fingerprint');
+    }
+    const short = { suites: [{ ...grouped.suites[0]!, fingerprints: [fp, null, fp] }] };
+    expect(fastVerdictRequest(short)).toBeNull();
+    expect(field(VerdictRequest, short)).toBe('suites/0/fingerprints');
   });
 });

@@ -4,7 +4,7 @@
 // doubt returns null, and the caller runs the valibot schema, which names the first bad field.
 // fast-parse.test.ts checks both against the schemas on generated bodies, valid and broken.
 import * as v from 'valibot';
-import { MAX_IDENTITIES, MAX_REPETITIONS, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload, type VerdictRequest } from '../contract.js';
+import { Fingerprint, MAX_IDENTITIES, MAX_REPETITIONS, Repetition, RunId, RunUpload, TestCaseIdentity, TestCaseRunUpload, type VerdictRequest } from '../contract.js';
 
 // The parsed bodies, as parse-body.ts names them (it calls this module first, so it is not imported here).
 type ParsedRunUpload = v.InferOutput<typeof RunUpload>;
@@ -27,12 +27,15 @@ const MAX_NAME = requirement<number>(TestCaseIdentity.entries.name, 'max_length'
 const MAX_DURATION_MS = requirement<number>(TestCaseRunUpload.entries.durationMs, 'max_value');
 const MAX_REPETITION = requirement<number>(Repetition.entries.repetition, 'max_value');
 const RUN_ID = requirement<RegExp>(RunId, 'regex');
+const FINGERPRINT = requirement<RegExp>(Fingerprint, 'regex');
 
 type Obj = Record<string, unknown>;
 
 const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isText = (x: unknown, max: number): x is string => typeof x === 'string' && x.length >= 1 && x.length <= max && x.isWellFormed();
 const isDuration = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= MAX_DURATION_MS;
+/** An optional fingerprint as the contract has it: absent (undefined) or null, or 32 lowercase hex digits. */
+const isFingerprint = (x: unknown): x is string | null | undefined => x === undefined || x === null || (typeof x === 'string' && FINGERPRINT.test(x));
 
 /** The verdict request as valibot would output it, or null when valibot must decide. */
 export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null {
@@ -50,9 +53,9 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
     for (let i = 0; i < testCases.length; i++) {
       const t: unknown = testCases[i];
       if (!isObject(t)) return null;
-      const { module, suite, name, durationMs } = t;
-      if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(durationMs)) return null;
-      out[i] = { module, suite, name, durationMs };
+      const { module, suite, name, durationMs, fingerprint } = t;
+      if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(durationMs) || !isFingerprint(fingerprint)) return null;
+      out[i] = { module, suite, name, durationMs, fingerprint: fingerprint ?? null };
     }
     parsed.testCases = out;
   } else if ('testCases' in input) parsed.testCases = undefined;
@@ -62,8 +65,14 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
     for (let i = 0; i < suites.length; i++) {
       const s: unknown = suites[i];
       if (!isObject(s)) return null;
-      const { module, suite, tests, names, durationsMs } = s;
+      const { module, suite, tests, names, durationsMs, fingerprints } = s;
       if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE)) return null;
+      // Beside the names, as long as them; each null or a fingerprint (the list is the output as it is).
+      if (fingerprints !== undefined) {
+        if (!Array.isArray(fingerprints) || fingerprints.length !== (Array.isArray(tests) ? tests : Array.isArray(names) ? names : []).length) return null;
+        for (let k = 0; k < fingerprints.length; k++) if (fingerprints[k] === undefined || !isFingerprint(fingerprints[k])) return null;
+      }
+      const printed = (fingerprints ?? null) as (string | null)[] | null;
       if (tests !== undefined) {
         if (!Array.isArray(tests) || names !== undefined || durationsMs !== undefined) return null;
         const testNames: string[] = new Array(tests.length);
@@ -76,12 +85,12 @@ export function fastVerdictRequest(input: unknown): ParsedVerdictRequest | null 
           testNames[k] = name;
           durations[k] = durationMs;
         }
-        out[i] = { module, suite, listed: 'tests', names: testNames, durationsMs: durations };
+        out[i] = { module, suite, listed: 'tests', names: testNames, durationsMs: durations, fingerprints: printed };
       } else {
         // The lists are the output as they are: checked, not copied.
         if (!Array.isArray(names) || !Array.isArray(durationsMs) || names.length !== durationsMs.length) return null;
         for (let k = 0; k < names.length; k++) if (!isText(names[k], MAX_NAME) || !isDuration(durationsMs[k])) return null;
-        out[i] = { module, suite, listed: 'names', names: names as string[], durationsMs: durationsMs as number[] };
+        out[i] = { module, suite, listed: 'names', names: names as string[], durationsMs: durationsMs as number[], fingerprints: printed };
       }
     }
     parsed.suites = out;
@@ -102,8 +111,8 @@ export function fastRunUpload(input: unknown): ParsedRunUpload | null {
   for (let i = 0; i < testCases.length; i++) {
     const t: unknown = testCases[i];
     if (!isObject(t)) return null;
-    const { module, suite, name, status: s, durationMs: d, muted, repetitions } = t;
-    if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(d)) return null;
+    const { module, suite, name, status: s, durationMs: d, muted, fingerprint, repetitions } = t;
+    if (!isText(module, MAX_MODULE) || !isText(suite, MAX_SUITE) || !isText(name, MAX_NAME) || !isDuration(d) || !isFingerprint(fingerprint)) return null;
     if (s !== 'success' && s !== 'failure' && s !== 'skipped') return null;
     if (muted !== undefined && typeof muted !== 'boolean') return null;
     let reps: ParsedRunUpload['testCases'][number]['repetitions'] = [];
@@ -119,7 +128,7 @@ export function fastRunUpload(input: unknown): ParsedRunUpload | null {
         reps[k] = { repetition: repetition as number, status, durationMs };
       }
     }
-    out[i] = { module, suite, name, status: s, durationMs: d, muted: muted ?? false, repetitions: reps };
+    out[i] = { module, suite, name, status: s, durationMs: d, muted: muted ?? false, fingerprint: fingerprint ?? null, repetitions: reps };
   }
   top.output.testCases = out;
   return top.output;

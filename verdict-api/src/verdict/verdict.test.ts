@@ -19,12 +19,12 @@ const refusal = (request: Partial<ParsedVerdictRequest>): string => {
   }
   return 'accepted';
 };
-const flat = (names: string[]) => ({ testCases: names.map((name) => ({ module: ':app', suite: 'S', name, durationMs: 1 })) });
+const flat = (names: string[]) => ({ testCases: names.map((name) => ({ module: ':app', suite: 'S', name, durationMs: 1, fingerprint: null })) });
 
 describe('verdict: a repeated identity', () => {
   it('is refused in either form, naming both places, and a later request may post it again', () => {
     expect(refusal(flat(['a', 'b', 'a']))).toMatch(/^testCases\[2\]: duplicate identity of testCases\[0\]/);
-    const suite = (listed: 'tests' | 'names', names: string[]) => ({ module: ':app', suite: 'S', listed, names, durationsMs: names.map(() => 1) });
+    const suite = (listed: 'tests' | 'names', names: string[]) => ({ module: ':app', suite: 'S', listed, names, durationsMs: names.map(() => 1), fingerprints: null });
     expect(refusal({ suites: [suite('tests', ['a']), suite('tests', ['b', 'a'])] })).toMatch(/^suites\[1\]\.tests\[1\]: duplicate identity of suites\[0\]\.tests\[0\]/);
     expect(refusal({ suites: [suite('names', ['a']), suite('names', ['b', 'a'])] })).toMatch(/^suites\[1\]\.names\[1\]: duplicate identity of suites\[0\]\.names\[0\]/);
     // Posted again by the next request, not repeated within it: it gets as far as the (absent) database.

@@ -10,6 +10,7 @@ import { candidateTiming, timingSensitiveLine, timingSensitiveVerdict } from '..
 import { findingsCount, isOrderDependent, orderBlocking, orderVerdict } from '../run-page/order-probe.js';
 import { candidateAnchor, CandidateEvidenceView, StripItem } from './failure-evidence.js';
 import { OrderProbeView } from './order-probe-view.js';
+import { originLabel } from '../run-page/read-diff.js';
 
 type Link = (id: string, label: string) => unknown;
 
@@ -26,7 +27,7 @@ export function GateCandidatesTable({ candidates, mode, link }: { candidates: Ga
 function CandidateRow({ c, mode, link }: { c: GateCandidate; mode: string; link: Link }) {
   return (
     <tr data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
-      <td data-label="Candidate">{link(c.testCaseId, `${c.suite}.${c.name}`)} {c.muted && <span class="badge muted">muted</span>}</td>
+      <td data-label="Candidate">{link(c.testCaseId, `${c.suite}.${c.name}`)}<OriginBadge c={c} /> {c.muted && <span class="badge muted">muted</span>}</td>
       <td data-label="Outcome"><CandidateOutcome c={c} mode={mode} /></td>
       <td data-label="Repetitions"><Strip c={c} link={link} /></td>
     </tr>
@@ -59,6 +60,13 @@ function CandidateOutcome({ c, mode }: { c: GateCandidate; mode: string }) {
       )}
     </span>
   );
+}
+
+/** Why it is a candidate, when it is not simply new: "modified", "new (from the diff)". */
+function OriginBadge({ c }: { c: GateCandidate }) {
+  const label = originLabel(c.origin);
+  // With its own leading space, so that a new test's line reads as before.
+  return label === null ? null : <> <span class="badge info" data-origin={c.origin}>{label}</span></>;
 }
 
 const OUTCOME: Record<string, [string, string]> = { passed: ['passed', 'ok'], failed: ['failed', 'bad'], not_stressed: ['not stressed', 'muted'], error: ['not stressed (gate error)', 'warn'], order_dependent: ['order-dependent', 'bad'] };
@@ -95,7 +103,7 @@ function GroupRow({ g, mode, link }: { g: InvocationGroup; mode: string; link: L
       <td data-label="Repetitions">
         {notable.map((c) => (
           <div class="invocation" data-candidate={c.name} id={candidateAnchor(c.testCaseId)}>
-            <p>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} <CandidateOutcome c={c} mode={mode} /></p>
+            <p>{link(c.testCaseId, c.name)}<OriginBadge c={c} /> {c.muted && <span class="badge muted">muted</span>} <CandidateOutcome c={c} mode={mode} /></p>
             <Strip c={c} link={link} />
           </div>
         ))}
@@ -104,7 +112,7 @@ function GroupRow({ g, mode, link }: { g: InvocationGroup; mode: string; link: L
             <summary>{notable.length > 0 ? `The other ${passed.length} invocations: passed` : `All ${passed.length} invocations: passed`}</summary>
             <ul>
               {passed.map((c) => (
-                <li>{link(c.testCaseId, c.name)} {c.muted && <span class="badge muted">muted</span>} passed {c.repetitions.length} of {c.repetitions.length}</li>
+                <li>{link(c.testCaseId, c.name)}<OriginBadge c={c} /> {c.muted && <span class="badge muted">muted</span>} passed {c.repetitions.length} of {c.repetitions.length}</li>
               ))}
             </ul>
           </details>

@@ -10,6 +10,7 @@ import { type FlakyFinding, flakyNotShownLine, type GateCandidate, RUN_PAGE_CAND
 import { flakyRows, groupLine, type InvocationGroup } from '../run-page/invocation-groups.js';
 import { orderProbeFacts } from '../run-page/order-probe.js';
 import { runHeadline } from '../run-page/run-headline.js';
+import { skippedSentence } from '../run-page/read-diff.js';
 import { findingTiming, timingSensitiveLine, timingSensitiveVerdict } from '../run-page/timing-sensitive.js';
 import { ms, StatusBadge } from './badges.js';
 import { GateCandidatesTable } from './gate-candidates.js';
@@ -131,7 +132,11 @@ function GateBlock({ gate, stress, link, here, first }: { gate: NonNullable<RunP
         <dt>Shards with a verdict</dt><dd>{gate.shards}</dd>
         <dt>Time the gate added</dt><dd>{gate.stressPassMs === null ? 'not recorded' : ms(gate.stressPassMs)}</dd>
         {gate.orderProbes && orderProbeFacts(gate.orderProbes) !== null && <><dt>Order probe</dt><dd>{orderProbeFacts(gate.orderProbes)}</dd></>}
+        {gate.diff && <><dt>Merge request's diff</dt><dd>{diffFacts(gate.diff)}</dd></>}
+        {(gate.renamedCount ?? 0) > 0 && <><dt>Renamed, not stressed</dt><dd>{gate.renamedCount}</dd></>}
       </dl>
+      {gate.diff?.status === 'skipped' && <p class="diff-skipped">{skippedSentence(gate.diff)}</p>}
+      <RenamedList gate={gate} link={link} />
       {paged && <p class="bound">{gate.candidates.length} of the {gate.candidateCount ?? gate.candidates.length} candidates on this page (at most {RUN_PAGE_CANDIDATES} a page, by name), each with its strip and its evidence.</p>}
       {gate.candidates.length > 0 && <GateCandidatesTable candidates={gate.candidates} mode={gate.mode} link={link} />}
       {paged && (
@@ -140,6 +145,34 @@ function GateBlock({ gate, stress, link, here, first }: { gate: NonNullable<RunP
         </p>
       )}
     </div>
+  );
+}
+
+/** The diff analysis in words: against which base, how many test methods it added and modified, and whether a modified test blocks. */
+function diffFacts(d: NonNullable<NonNullable<RunPage['gate']>['diff']>): string {
+  if (d.status === 'skipped') return 'not analysed (detection of modified and renamed tests skipped)';
+  const base = d.base === null ? '' : ` against ${d.base}`;
+  return `analysed${base}: ${d.added} test ${d.added === 1 ? 'method' : 'methods'} added, ${d.modified} modified; a modified test that disagreed ${d.modifiedTestsBlock ? 'blocks in enforce' : "is reported only (the project's setting)"}`;
+}
+
+/** The renamed tests the gate did not stress: each "X — renamed from Y, not stressed". */
+function RenamedList({ gate, link }: { gate: NonNullable<RunPage['gate']>; link: (id: string, label: string) => unknown }) {
+  const renamed = gate.renamed ?? [];
+  if (renamed.length === 0) return null;
+  const more = (gate.renamedCount ?? renamed.length) - renamed.length;
+  return (
+    <section aria-labelledby="renamed">
+      <h3 id="renamed">Renamed tests ({gate.renamedCount ?? renamed.length})</h3>
+      <p>Each has the body of a test that ran in CI on the default branch under another name, and inherits its history.</p>
+      <ul class="renamed">
+        {renamed.map((r) => (
+          <li data-renamed={r.name}>
+            {link(r.testCaseId, `${r.suite}.${r.name}`)} — renamed from {link(r.from.testCaseId, `${r.from.suite}.${r.from.name}`)}{r.from.module !== r.module && <> (module <code>{r.from.module}</code>)</>}, not stressed
+          </li>
+        ))}
+      </ul>
+      {more > 0 && <p>{more} more renamed tests are not listed.</p>}
+    </section>
   );
 }
 

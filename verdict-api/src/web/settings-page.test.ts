@@ -48,3 +48,20 @@ describe('the settings page: order-dependent tests', () => {
     expect(ORDER.exec(html)?.[1]).not.toMatch(/\schecked/);
   });
 });
+
+describe('the settings page: modified tests', () => {
+  const MODIFIED = /<label><span>(<input[^>]*name="modifiedTestsBlock"[^>]*>) Block on modified tests<\/span><\/label>/;
+  it('shows a labelled checkbox, unchecked by default (the setting is off), with its explanation', () => {
+    const html = render(false);
+    const input = MODIFIED.exec(html)?.[1];
+    expect(input).not.toMatch(/\schecked/);
+    expect(input).toContain('aria-describedby="modified-tests-hint"');
+    expect(html).toContain('<p id="modified-tests-hint" class="hint">A test the merge request modified that disagreed with itself blocks the merge in enforce; otherwise modified tests are stressed and reported only.');
+  });
+
+  it('checks it when the project turned it on', () => {
+    const on: Project = { ...project(false), stress: { ...project(false).stress, modifiedTestsBlock: true } };
+    const html = String(SettingsPage({ frame: { title: 'Settings', project: 'shop', account: 'a', csrf: 'x' }, project: on, entitled: true, audit: [] }));
+    expect(MODIFIED.exec(html)?.[1]).toMatch(/\schecked/);
+  });
+});

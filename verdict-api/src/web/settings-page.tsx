@@ -34,6 +34,8 @@ export function SettingsPage({ frame, project, entitled, audit, error, notice }:
           <p id="timing-sensitive-hint" class="hint">A new test that failed only while its repetitions ran side by side, and passed every one alone, fails the gate; unchecked, it is reported without blocking.</p>
           <label><span><input type="checkbox" name="orderFindingsBlock" value="1" checked={s.orderFindingsBlock} aria-describedby="order-findings-hint" /> Block on order-dependent tests</span></label>
           <p id="order-findings-hint" class="hint">A new test the order probe found order-dependent (it failed right after another test, or an existing test failed right after it) fails the gate in enforce mode; unchecked, its findings are reported without blocking. On by default.</p>
+          <label><span><input type="checkbox" name="modifiedTestsBlock" value="1" checked={s.modifiedTestsBlock} aria-describedby="modified-tests-hint" /> Block on modified tests</span></label>
+          <p id="modified-tests-hint" class="hint">A test the merge request modified that disagreed with itself blocks the merge in enforce; otherwise modified tests are stressed and reported only. Off by default.</p>
           <label>Repetition curve (JSON) <textarea name="curve" rows={6}>{JSON.stringify(s.curve, null, 1)}</textarea></label>
         </fieldset>
         <button type="submit">Save settings</button>

@@ -35,7 +35,7 @@ export function settingsRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps):
       const patch = parseSettingsPatch({
         defaultBranch: text(f, 'defaultBranch') || null,
         flakyPolicy: { autoMarkFlaky: f['autoMarkFlaky'] === '1', autoMarkThreshold: number('autoMarkThreshold'), cooldownDays: number('cooldownDays'), autoQuarantine: f['autoQuarantine'] === '1' },
-        stress: { candidateCap: number('candidateCap'), ceilingSeconds: number('ceilingSeconds'), bulkChangeRatio: number('bulkChangeRatio'), bulkChangeFloor: number('bulkChangeFloor'), timingSensitiveBlocks: f['timingSensitiveBlocks'] === '1', orderFindingsBlock: f['orderFindingsBlock'] === '1', curve },
+        stress: { candidateCap: number('candidateCap'), ceilingSeconds: number('ceilingSeconds'), bulkChangeRatio: number('bulkChangeRatio'), bulkChangeFloor: number('bulkChangeFloor'), timingSensitiveBlocks: f['timingSensitiveBlocks'] === '1', orderFindingsBlock: f['orderFindingsBlock'] === '1', modifiedTestsBlock: f['modifiedTestsBlock'] === '1', curve },
       });
       const next = await writeSettings(db, p.project, patch, p.actor, clock());
       return settingsView(c, { ...p, project: next }, { notice: 'Settings saved.' });
