@@ -260,7 +260,7 @@ async function main(): Promise<void> {
         const o = c.origin ?? 'new';
         origins[o] = (origins[o] ?? 0) + 1;
         if (['passed', 'failed', 'order_dependent'].includes(c.outcome)) stressed[o] = (stressed[o] ?? 0) + 1;
-        const key = c.timingSensitive ? `${c.outcome} (timing-sensitive)` : c.outcome;
+        const key = c.failedInBuild ? `${c.outcome} (${c.failedInBuild} in the build)` : c.timingSensitive ? `${c.outcome} (timing-sensitive)` : c.outcome;
         outcomes[key] = (outcomes[key] ?? 0) + 1;
       }
       const renamed = renamedOf(r);
@@ -288,10 +288,12 @@ async function main(): Promise<void> {
       log(`${label} ${subject.slice(0, 60)}`);
       log(`  identities +${row.added} -${row.removed} (${row.sameName} same method name), first pass ${row.firstPass}, ${row.outcome}${row.guard ? `, guard ${row.guard}` : ''}, diff ${row.diff}`);
       log(`  candidates ${fmt(origins) || 'none'}; stressed ${fmt(stressed) || 'none'}; renamed ${row.renamed}; outcomes ${fmt(outcomes) || 'none'}${row.wouldHaveBlocked ? '; WOULD HAVE BLOCKED' : ''} (${sec(row.stepMs)}, total ${sec(performance.now() - t0)})`);
+      // Written after every merge request, so a replay cut short still leaves its figures.
+      if (out) writeFileSync(out, JSON.stringify({ mirror, seed, last, product, rows, blocks, wallClockMs: performance.now() - t0, complete: false }, null, 2));
     }
 
     printSummary(rows, blocks, performance.now() - t0, { mirror, seed, last, product });
-    if (out) writeFileSync(out, JSON.stringify({ mirror, seed, last, product, rows, blocks, wallClockMs: performance.now() - t0 }, null, 2));
+    if (out) writeFileSync(out, JSON.stringify({ mirror, seed, last, product, rows, blocks, wallClockMs: performance.now() - t0, complete: true }, null, 2));
   } finally {
     await server.stop();
     if (keep) log(`kept ${work} (reports and logs under reports/)`);
@@ -299,9 +301,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** A candidate that makes the run would-have-blocked (report mode): failed (not only side by side) or order-dependent. */
+/**
+ * A candidate that makes the run would-have-blocked (report mode): failed (not only side by side, and
+ * not broken: failing the build and every repetition is the build's failure, which the gate never
+ * blocks on), or order-dependent, or flaky in the build.
+ */
 function wouldBlock(c: ReportCandidate): boolean {
-  return (c.outcome === 'failed' && !c.timingSensitive) || c.outcome === 'order_dependent' || c.failedInBuild === 'flaky';
+  return (c.outcome === 'failed' && !c.timingSensitive && c.failedInBuild !== 'broken') || c.outcome === 'order_dependent' || c.failedInBuild === 'flaky';
 }
 
 /** The renamed tests a report names, as `new ← old` (issue 39's `renamed`, at the top level or under `diff`). */
