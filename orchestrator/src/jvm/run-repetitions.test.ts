@@ -117,6 +117,14 @@ describe('the repetition scheduler', () => {
     expect(r.facts.get(0)).toMatchObject({ javaHome: '/jdk', classPath: '/c:/runner.jar' });
   });
 
+  it('runs every repetition of the new tests before those of the tests the merge request only modified', async () => {
+    const modified = target('m', 3);
+    modified.members[0]!.candidate.origin = 'modified';
+    const { fake } = await run([modified, target('a', 3), target('b', 2)], () => 'SUCCESS', { concurrency: 1 });
+    const order = fake.requests.map((lines) => lines.find((l) => l.startsWith('test '))!.split('\t').at(-1));
+    expect(order).toEqual(['a', 'b', 'a', 'b', 'a', 'm', 'm', 'm']);
+  });
+
   it('starts each JVM as the build did, with the runner jar, the fork\'s properties and the crash file in the repetition\'s folder', async () => {
     const { fake, outputDir } = await run([target('a', 1)], () => 'SUCCESS');
     const args = fake.args[0]!;

@@ -186,14 +186,21 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
   }
 }
 
-/** Every job, ordered by repetition then target, so each target's early repetitions start first. */
+/**
+ * Every job, ordered by repetition then target, so each target's early repetitions start first;
+ * the new tests' before the modified tests' (diff/), so that a ceiling that cuts the pass cuts
+ * those the merge request only changed, not the ones it adds.
+ */
 function jobsOf(targets: readonly StressTarget[], outputDir: string, phase: string, all: readonly StressTarget[] = targets): Job[] {
   const jobs: Job[] = [];
-  const max = Math.max(0, ...targets.map(targetRepetitions));
-  for (let k = 1; k <= max; k++) {
-    for (const target of targets) {
-      const index = all.indexOf(target);
-      if (targetRepetitions(target) >= k) jobs.push({ target, index, k, dir: path.join(outputDir, folderName(index, target), `${phase}-${k}`) });
+  const modified = (t: StressTarget) => t.members.every((m) => m.candidate.origin === 'modified');
+  for (const tier of [targets.filter((t) => !modified(t)), targets.filter(modified)]) {
+    const max = Math.max(0, ...tier.map(targetRepetitions));
+    for (let k = 1; k <= max; k++) {
+      for (const target of tier) {
+        const index = all.indexOf(target);
+        if (targetRepetitions(target) >= k) jobs.push({ target, index, k, dir: path.join(outputDir, folderName(index, target), `${phase}-${k}`) });
+      }
     }
   }
   return jobs;
