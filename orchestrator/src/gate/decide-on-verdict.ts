@@ -78,7 +78,9 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       runId: config.runId,
       mode,
       testCases: ran.map((c) => {
-        const fingerprint = analysis?.tests.get(identityKey(c))?.located.fingerprint ?? fingerprinted?.get(identityKey(c));
+        // Only a test the diff added can be a rename (one it modified or left alone had its name at the merge base).
+        const inDiff = analysis?.tests.get(identityKey(c));
+        const fingerprint = (inDiff?.change.change === 'added' ? inDiff.located.fingerprint : undefined) ?? fingerprinted?.get(identityKey(c));
         return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, ...(fingerprint ? { fingerprint } : {}) };
       }),
     });
