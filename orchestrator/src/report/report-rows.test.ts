@@ -18,6 +18,13 @@ const invocation = (i: number, recorded: RecordedRepetition[]) =>
 describe('the new invocations of one method', () => {
   const hundred = () => Array.from({ length: 100 }, (_, i) => invocation(i + 1, i === 36 ? failingAt(10, [2, 5, 8]) : i === 80 ? failingAt(10, [1]) : reps(10)));
 
+  it('say on their line whether the merge request modified the method, added to it, or both (a row added to a modified parameter source)', () => {
+    const mixed = [1, 2, 3].map((i) => ({ ...invocation(i, reps(10)), ...(i < 3 ? { origin: 'modified' as const } : {}) }));
+    expect(renderReport(gateReport('report', mixed))).toContain('  :app CheckoutTest.adds(int) — new and modified   3 invocations');
+    const modified = [1, 2].map((i) => ({ ...invocation(i, reps(10)), origin: 'modified' as const }));
+    expect(renderReport(gateReport('report', modified))).toContain('  :app CheckoutTest.adds(int) — modified   2 invocations');
+  });
+
   it('are one line with the invocation count and the failing invocations; each failing one is a finding of its own', () => {
     const out = renderReport(gateReport('enforce', [...hundred(), classifyCandidate(candidate('plain'), reps(10), false)], null, { stressPass: { wallClockMs: 1, cut: false, gradleExitCode: null, executor: 'direct', jvms: 20, jvmsAtATime: 2 } }));
     expect(out).toContain('  :app CheckoutTest.adds(int)   100 invocations, 10 repetitions each, 2 failed: [37] 3 of 10, [81] 1 of 10; 98 passed\n');

@@ -36,7 +36,7 @@ export function reportRows(r: GateReport): ReportRow[] {
     } else if (members[0] === i) {
       const invocations = members.map((m) => r.candidates[m]!).sort((a, b) => byIndex(a.name, b.name));
       const method = invocationMethod(c.source?.xmlName ?? c.name) ?? c.name;
-      const label = labels[i]!.slice(0, labels[i]!.length - c.name.length) + method + originWords(c);
+      const label = labels[i]!.slice(0, labels[i]!.length - c.name.length) + method + groupOriginWords(invocations);
       rows.push({ label, ...groupWords(invocations, r), candidate: c, invocations, ...sums(invocations) });
     }
   });
@@ -46,6 +46,13 @@ export function reportRows(r: GateReport): ReportRow[] {
 /** Why a candidate that is not simply new is one: " — modified", " — new (from the diff)". */
 export function originWords(c: Pick<CandidateResult, 'origin'>): string {
   return c.origin === 'modified' ? ' — modified' : c.origin === 'diff' ? ' — new (from the diff)' : '';
+}
+
+/** A method's invocations' origins in one: " — modified" when all were, " — new and modified" for a mix (a row added to a modified parameter source). */
+function groupOriginWords(invocations: readonly CandidateResult[]): string {
+  const words = new Set(invocations.map((c) => originWords(c)));
+  if (words.size === 1) return [...words][0]!;
+  return words.has(' — modified') ? ' — new and modified' : originWords(invocations[0]!);
 }
 
 /** ":app CheckoutTest.appliesDiscount": the simple class name unless two candidates of a module share it. */
