@@ -129,12 +129,6 @@ export async function classifyTests(tests: readonly LocatableTest[], repo: Repos
   return { status: 'analysed', why: null, quiet: false, base: repo.base, ref: repo.ref, from: repo.from, noBase: false, fetched: repo.fetched, tests: result };
 }
 
-/** Analyses the diff between the merge base and the working tree for the tests that ran. */
-export async function analyseDiff(tests: readonly LocatableTest[], git: GitExec, index: SourceIndex | null, env: NodeJS.ProcessEnv, ctx: BaseContext): Promise<DiffAnalysis> {
-  const repo = await repositoryDiff(git, index, env, ctx);
-  return index ? classifyTests(tests, repo, index) : repo.ok ? skippedAnalysis('the project is not in a git checkout') : repo.analysis;
-}
-
 function methodKey(packageName: string, className: string, method: string): string {
   return `${packageName ? `${packageName}.` : ''}${className}#${method}`;
 }

@@ -23,7 +23,7 @@ import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
 import type { DiffSources } from '../diff/diff-sources.js';
-import type { DiffAnalysis } from '../diff/diff-analysis.js';
+import { skippedAnalysis, type DiffAnalysis } from '../diff/diff-analysis.js';
 import { widenVerdict, withoutModified, type WidenedVerdict } from '../diff/diff-candidates.js';
 import { identityKey } from '../identity/identity-key.js';
 
@@ -67,7 +67,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     ctx.diff
       ? ctx.diff.analyse(ran, { headBranch, defaultBranch }).catch((e: unknown) => {
           log.warn({ err: e }, 'the diff analysis failed');
-          return { status: 'skipped' as const, why: `the diff analysis failed: ${(e as Error).message ?? String(e)}`, quiet: false, base: null, ref: null, from: null, noBase: false, fetched: false, tests: new Map() };
+          return skippedAnalysis(`the diff analysis failed: ${(e as Error).message ?? String(e)}`);
         })
       : null;
   let analysis = await analyse(null);
