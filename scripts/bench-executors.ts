@@ -47,9 +47,16 @@ const fastMethods = (n: number) =>
 const HEAVY = `  @Test public void crunchesNumbers() { long end = System.nanoTime() + 2_000_000_000L; long s = 0; while (System.nanoTime() < end) { for (int i = 0; i < 10000; i++) s += i ^ s; } assertTrue(s != 42); }`;
 
 interface GateJson {
-  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string; classArchive?: string } | null;
+  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string; classArchive?: string; perJvmMs?: Record<string, number> } | null;
   candidates: { name: string; outcome: string; recorded: unknown[] }[];
 }
+
+/** Per project dir, the last direct run's time per JVM (the report's perJvmMs). */
+const lastTiming = new Map<string, Record<string, number>>();
+const timingOf = (dir: string): string => {
+  const t = lastTiming.get(dir);
+  return t ? `; per JVM: start ${t['start']} ms, discovery ${t['discovery']} ms, tests ${t['tests']} ms, exit ${t['exit']} ms` : '';
+};
 
 /** One gate run (report mode) of `dir` with `executor`; its stressPass.wallClockMs. */
 async function gateOnce(dir: string, url: string, executor: string, expectCandidates: number): Promise<number> {
@@ -63,6 +70,7 @@ async function gateOnce(dir: string, url: string, executor: string, expectCandid
     throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
   }
   if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
+  if (r.stressPass.perJvmMs) lastTiming.set(dir, r.stressPass.perJvmMs);
   return r.stressPass.wallClockMs;
 }
 
@@ -116,7 +124,7 @@ async function main(): Promise<void> {
       const jvms = 3 * 10;
       const floor = (jvms * bare) / cores;
       log(`fast: 3 candidates × 10 repetitions, ${jvms} JVMs (load ${load()})`);
-      log(`  direct  ${sec(median(direct))} (runs ${direct.map(sec).join(', ')}; ${(median(direct) / jvms).toFixed(0)} ms per JVM)  ÷ parallel bare-JVM floor ${(median(direct) / floor).toFixed(2)}×`);
+      log(`  direct  ${sec(median(direct))} (runs ${direct.map(sec).join(', ')}; ${(median(direct) / jvms).toFixed(0)} ms per JVM)  ÷ parallel bare-JVM floor ${(median(direct) / floor).toFixed(2)}×  target ≤ 0.80×: ${median(direct) / floor <= 0.8 ? 'MET' : 'MISSED'}${timingOf(dir)}`);
       log(`  gradle  ${sec(median(gradle))} (runs ${gradle.map(sec).join(', ')}; ${(median(gradle) / jvms).toFixed(0)} ms per JVM)  ÷ floor ${(median(gradle) / floor).toFixed(2)}×`);
       log(`  floor   ${sec(floor)} = ${jvms} × bare JVM ${bare.toFixed(0)} ms / ${cores} cores; direct ÷ gradle ${(median(direct) / median(gradle)).toFixed(2)}×`);
     }
@@ -160,7 +168,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await fake.close();
-    rmSync(work, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) log(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -19,7 +19,8 @@ import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
 import { mavenTargets } from '../orchestrator/dist/maven/maven-targets.js';
 import { runDirectPass } from '../orchestrator/dist/jvm/direct-pass.js';
 import { jvmOfFork } from '../orchestrator/dist/jvm/fork-jvm.js';
-import { jvmCommand } from '../orchestrator/dist/jvm/runner-request.js';
+import { jvmCommand, withRunner } from '../orchestrator/dist/jvm/runner-request.js';
+import { layoutClassPath } from '../orchestrator/dist/jvm/class-path-layout.js';
 import type { GateCandidate } from '../orchestrator/dist/candidates/gate-candidate.js';
 import { check, flags, intFlag, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
 
     const stressMs: number[] = [];
     for (let i = 0; i < runs; i++) {
-      // With the JDK class archive, as the CLI runs it (STRESS_GATE_CLASS_ARCHIVE=0: without); a run that made it waits for it here.
+      // With the class archive, as the CLI runs it (STRESS_GATE_CLASS_ARCHIVE=0: without); a run that made it waits for it here.
       const { targets, unrunnable } = mavenTargets(candidates, pass.sources);
       const r = await runDirectPass(targets, unrunnable, {
         runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: join(dir, 'target', 'stress-gate', 'repetitions'), concurrency: atATime,
@@ -65,7 +66,13 @@ async function main(): Promise<void> {
       const all = [...r.repetitions.values()].every((x) => x.length === reps && x.every((y) => y.status === 'success'));
       if (!all || r.problems.length) throw new Error(`stress pass incomplete: ${r.problems.join('; ')}`);
       stressMs.push(r.wallClockMs);
-      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)}, JDK class archive ${r.classArchive ?? 'off'} (load ${load()})`);
+      const t = r.timing;
+      const per = t?.jvms ? `; per JVM: start ${(t.startMs / t.jvms).toFixed(0)} ms, discovery ${(t.discoveryMs / t.jvms).toFixed(0)} ms, tests ${(t.testsMs / t.jvms).toFixed(0)} ms, exit ${(t.exitMs / t.jvms).toFixed(0)} ms` : '';
+      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)}, class archive ${r.classArchive ?? 'off'}${per} (load ${load()})`);
+      if (i === 0) {
+        const layout = await layoutClassPath(withRunner(targets[0]!.jvm.classpath, setup.runnerJar));
+        log(`  class path: ${layout.runtime.length} entries, ${layout.archived.length} archived, ${layout.reordered ? 'directories after the jars' : `the build's order${layout.kept ? ` (${layout.kept})` : ''}`}`);
+      }
     }
 
     // Floors: the same number of JVMs, doing nothing (bare), or starting the runner with no selection.
@@ -108,7 +115,8 @@ async function main(): Promise<void> {
     log(`  (the naive -Dtest selects whole methods: AdditionTest#adds runs both invocations)`);
     rmSync(setup.workDir, { recursive: true, force: true });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

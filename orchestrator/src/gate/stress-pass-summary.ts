@@ -1,6 +1,6 @@
 // The report's part of a stress pass, the same for the gate and for `--stress-tests`.
 import type { GateReport } from '../report/gate-report.js';
-import type { StressPassResult } from '../repetitions/stress-pass-result.js';
+import type { RepetitionTiming, StressPassResult } from '../repetitions/stress-pass-result.js';
 
 /** The report's part of a stress pass. */
 export function stressPassSummary(pass: StressPassResult, concurrency = pass.concurrency): NonNullable<GateReport['stressPass']> {
@@ -17,5 +17,11 @@ export function stressPassSummary(pass: StressPassResult, concurrency = pass.con
     fallback: pass.fallback,
     ...(pass.halted ? { halted: pass.halted } : {}),
     ...(pass.classArchive ? { classArchive: pass.classArchive } : {}),
+    ...(pass.timing?.jvms ? { perJvmMs: perJvm(pass.timing) } : {}),
   };
+}
+
+function perJvm(t: RepetitionTiming): NonNullable<NonNullable<GateReport['stressPass']>['perJvmMs']> {
+  const avg = (ms: number) => Math.round(ms / t.jvms);
+  return { jvms: t.jvms, start: avg(t.startMs), discovery: avg(t.discoveryMs), tests: avg(t.testsMs), exit: avg(t.exitMs) };
 }

@@ -4,11 +4,14 @@
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { Logger } from '../log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
-import { archiveState, type ClassArchive, planClassArchive } from './class-archive.js';
+import path from 'node:path';
+import { type ClassArchive, planClassArchive } from './class-archive.js';
+import type { ClassPathLayout } from './class-path-layout.js';
 import { compareJvm } from './compare-jvm.js';
 import { launchJvm, type JvmLauncher } from './launch-jvm.js';
 import { createProgress } from './progress.js';
 import { runRepetitions, type RepetitionsOutcome } from './run-repetitions.js';
+import { withRunner } from './runner-request.js';
 import { targetRepetitions, type StressTarget } from './stress-target.js';
 
 /** What a direct pass needs from its adapter. */
@@ -72,7 +75,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
   const archives = new Map<string, ClassArchive>();
   for (const t of targets) {
     if (archives.has(t.jvmKey)) continue;
-    const archive = await planClassArchive({ executable: t.jvm.java, jvmArgs: t.jvm.jvmArgs }, o.workDir, o.env, o.logger);
+    const archive = await planClassArchive({ executable: t.jvm.java, jvmArgs: t.jvm.jvmArgs, classpath: withRunner(t.jvm.classpath, o.runnerJar) }, o.workDir, o.env, o.logger);
     if (archive.state === 'off') o.logger.debug({ jvm: t.jvmKey, why: archive.why }, 'no JDK class archive for these JVMs');
     archives.set(t.jvmKey, archive);
   }
@@ -94,7 +97,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
     sideBySide: pass.sideBySide,
     unrunnable: pass.unrunnable,
     halted: pass.halted,
-    mismatches: await mismatches(targets, pass, o.runnerJar),
+    mismatches: await mismatches(targets, pass, o.runnerJar, archives),
     cut: pass.cut,
     stoppedAtFailure: pass.stoppedAtFailure,
     cancelled: pass.cancelled,
@@ -109,17 +112,19 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
     jvmsAlone: pass.jvmsAlone,
     aloneMs: pass.aloneMs,
     archiving: pass.archiving,
-    classArchive: archiveState(archives),
+    classArchive: pass.classArchive,
+    timing: pass.timing,
   };
 }
 
 /** For each candidate that passed in the build and failed every repetition: how its JVM differed from the build's. */
-async function mismatches(targets: readonly StressTarget[], pass: RepetitionsOutcome, runnerJar: string): Promise<Map<string, string[]>> {
+async function mismatches(targets: readonly StressTarget[], pass: RepetitionsOutcome, runnerJar: string, archives: ReadonlyMap<string, ClassArchive>): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const [index, t] of targets.entries()) {
-    const facts = pass.facts.get(index);
+    const described = pass.facts.get(index);
     // An older runner jar does not describe its JVM: nothing to compare.
-    if (!facts) continue;
+    if (!described) continue;
+    const facts = { ...described, classPath: buildOrder(described.classPath, archives.get(t.jvmKey)?.layout, withRunner(t.jvm.classpath, runnerJar)) };
     for (const m of t.members) {
       const reps = pass.repetitions.get(m.candidate.testCaseId) ?? [];
       if (m.candidate.firstPassStatus !== 'success' || !reps.length || reps.some((r) => r.status !== 'failure')) continue;
@@ -127,4 +132,10 @@ async function mismatches(targets: readonly StressTarget[], pass: RepetitionsOut
     }
   }
   return out;
+}
+
+/** The class path a repetition reported, in the build's order when it is the archive's layout of it (the gate's own order, not a difference). */
+function buildOrder(reported: string, layout: ClassPathLayout | undefined, build: readonly string[]): string {
+  if (!layout?.reordered || reported !== layout.runtime.join(path.delimiter)) return reported;
+  return build.join(path.delimiter);
 }

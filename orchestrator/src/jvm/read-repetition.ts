@@ -5,7 +5,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import type { JvmExit } from './launch-jvm.js';
-import { parseRunnerLog, type JvmFacts, type RunnerLog } from './runner-log.js';
+import { parseRunnerLog, type JvmFacts, type RunnerLog, type RunnerPhases } from './runner-log.js';
 import { selects, selectorText, type TargetMember } from './stress-target.js';
 
 /** The files of one repetition JVM. */
@@ -32,6 +32,8 @@ export interface JvmReading {
   members: MemberReading[];
   /** The runner's description of its own JVM, when it wrote one. */
   facts: JvmFacts | null;
+  /** When its main began, its tests were discovered and finished, when it said. */
+  phases: RunnerPhases | null;
 }
 
 /** The most bytes of a JVM's output read back for its tail. */
@@ -65,7 +67,7 @@ export async function readRepetition(members: readonly TargetMember[], k: number
       readings.push({ kind: 'unrunnable', cause: await causeOf(m, log, exit, files, java) });
     }
   }
-  return { members: readings, facts: log.jvm };
+  return { members: readings, facts: log.jvm, phases: log.phases };
 }
 
 /** Why a candidate did not run: the runner's words when it said, else how its JVM ended. */

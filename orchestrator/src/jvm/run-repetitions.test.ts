@@ -259,23 +259,49 @@ describe('the new invocations of one method share each repetition\'s JVM', () =>
   });
 });
 
-describe('the scheduler and the JDK class archive', () => {
+describe('the scheduler and the class archive', () => {
   const xx = (args: string[][]) => args.map((a) => a.filter((x) => x.startsWith('-XX:') && !x.startsWith('-XX:ErrorFile')));
+  const asIs = { runtime: ['/c', '/runner.jar'], archived: [], reordered: false };
   it('maps the archive in every JVM, before the class path', async () => {
-    const { fake } = await run([target('a', 2), target('b', 2)], () => 'SUCCESS', { archives: new Map([[':app:test', { state: 'use', file: '/c/x.jsa', args: ['-XX:SharedArchiveFile=/c/x.jsa'] }]]) });
+    const { fake, r } = await run([target('a', 2), target('b', 2)], () => 'SUCCESS', { archives: new Map([[':app:test', { state: 'use', file: '/c/x.jsa', args: ['-XX:SharedArchiveFile=/c/x.jsa'], layout: asIs }]]) });
     expect(xx(fake.args)).toEqual(Array(4).fill(['-XX:SharedArchiveFile=/c/x.jsa']));
+    expect(r.classArchive).toBe('used');
   });
 
-  it('records the class list in the first JVM only, and makes the archive once the pass is over (not after a cancel)', async () => {
+  it('records the class list in the first JVM only, and makes the archive once the pass is over when few JVMs are left (not after a cancel)', async () => {
     let made = 0;
-    const record = (): ClassArchive => ({ state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make: async () => (made++, '/c/x.jsa') });
+    const record = (): ClassArchive => ({ state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make: async () => (made++, '/c/x.jsa'), layout: asIs });
     const { fake, r } = await run([target('a', 3)], () => 'SUCCESS', { concurrency: 1, archives: new Map([[':app:test', record()]]) });
     await r.archiving;
     expect(xx(fake.args)).toEqual([['-XX:DumpLoadedClassList=/w/l.txt'], [], []]);
     expect(made).toBe(1);
+    expect(r.classArchive).toBe('recorded');
     const cancelled = await run([target('a', 3)], () => 'SUCCESS', { archives: new Map([[':app:test', record()]]), signal: AbortSignal.abort('SIGINT') });
     await cancelled.r.archiving;
     expect(made).toBe(1);
+  });
+
+  it('makes the archive as soon as the recording JVM ends when enough JVMs are left, and those map it', async () => {
+    let made = 0;
+    const archive: ClassArchive = { state: 'record', list: '/w/l.txt', recordArgs: ['-XX:DumpLoadedClassList=/w/l.txt'], make: async () => (made++, '/c/x.jsa'), layout: asIs };
+    const { fake, r } = await run([target('a', 6)], () => 'SUCCESS', { concurrency: 1, archives: new Map([[':app:test', archive]]) });
+    await r.archiving;
+    expect(xx(fake.args)).toEqual([['-XX:DumpLoadedClassList=/w/l.txt'], ...Array(5).fill(['-XX:SharedArchiveFile=/c/x.jsa'])]);
+    expect(made).toBe(1);
+    expect(r.classArchive).toBe('made');
+  });
+
+  it('starts the JVMs with the laid-out class path, and sets java.class.path back to the build order for the tests', async () => {
+    const layout = { runtime: ['/lib.jar', '/runner.jar', '/c'], archived: ['/lib.jar', '/runner.jar'], reordered: true };
+    const laidOut = { ...target('a', 2), jvm: { ...jvm, classpath: ['/c', '/lib.jar'] } };
+    const { fake } = await run([laidOut], () => 'SUCCESS', { concurrency: 1, archives: new Map([[':app:test', { state: 'use', file: '/c/x.jsa', args: ['-XX:SharedArchiveFile=/c/x.jsa'], layout }]]) });
+    expect(fake.args.map((a) => a[a.indexOf('-cp') + 1])).toEqual(['/lib.jar:/runner.jar:/c', '/lib.jar:/runner.jar:/c']);
+    expect(fake.requests.every((l) => l.includes('property java.class.path=/c:/lib.jar:/runner.jar'))).toBe(true);
+  });
+
+  it('asks only the first JVM of a target to describe itself', async () => {
+    const { fake } = await run([target('a', 3)], () => 'SUCCESS', { concurrency: 1 });
+    expect(fake.requests.map((l) => l.includes('describe no'))).toEqual([false, true, true]);
   });
 });
 

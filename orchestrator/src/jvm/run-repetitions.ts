@@ -16,13 +16,13 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from '../log.js';
-import { HALTED_WHY, type RecordedRepetition } from '../repetitions/stress-pass-result.js';
-import { archiveArgs, type ClassArchive, makeArchives } from './class-archive.js';
+import { HALTED_WHY, type RecordedRepetition, type RepetitionTiming } from '../repetitions/stress-pass-result.js';
+import { type ArchivedStart, ArchiveSession, type ClassArchive } from './class-archive.js';
 import type { JvmLauncher } from './launch-jvm.js';
 import type { Progress } from './progress.js';
 import { readRepetition, type RepetitionFiles } from './read-repetition.js';
 import type { JvmFacts } from './runner-log.js';
-import { errorFileArgs, jvmCommand, requestText } from './runner-request.js';
+import { errorFileArgs, jvmCommand, requestText, withRunner } from './runner-request.js';
 import { targetRepetitions, type StressTarget } from './stress-target.js';
 
 /** What the scheduler runs. */
@@ -81,9 +81,14 @@ export interface RepetitionsOutcome {
   aloneMs: number;
   /** Per target (index in `targets`), the first repetition JVM's description of itself. */
   facts: Map<number, JvmFacts>;
-  /** The JDK class archives being made from this pass's class lists (awaited before the run ends). */
+  /** The class archives being made from this pass's class lists (awaited before the run ends). */
   archiving: Promise<void>;
+  /** How the pass's JVMs used their class archives (class-archive.ts). */
+  classArchive: ReturnType<ArchiveSession['state']>;
+  /** Where the repetition JVMs' time went, summed over those that reported it. */
+  timing: RepetitionTiming;
 }
+
 
 /** One JVM to start: repetition `k` of one target. */
 interface Job {
@@ -108,6 +113,7 @@ interface PassState {
   halted: Halt | null;
   facts: Map<number, JvmFacts>;
   started: number;
+  timing: RepetitionTiming;
 }
 
 /** How many targets must fail their first JVM for one cause, with none that ran, before the pass stops. */
@@ -117,7 +123,7 @@ export const HALT_AFTER = 3;
 export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsDeps): Promise<RepetitionsOutcome> {
   const started = Date.now();
   const deadlineAt = input.deadlineMs === null ? null : started + input.deadlineMs;
-  const state: PassState = { stop: new AbortController(), cut: false, stoppedAtFailure: false, cancelled: false, problems: [], unrunnable: new Map(), ran: new Set(), firstCauses: [], judged: new Set(), halted: null, facts: new Map(), started: 0 };
+  const state: PassState = { stop: new AbortController(), cut: false, stoppedAtFailure: false, cancelled: false, problems: [], unrunnable: new Map(), ran: new Set(), firstCauses: [], judged: new Set(), halted: null, facts: new Map(), started: 0, timing: { jvms: 0, startMs: 0, discoveryMs: 0, testsMs: 0, exitMs: 0 } };
   const timer = input.deadlineMs === null ? undefined : setTimeout(() => {
     state.cut = !state.cancelled && !state.stoppedAtFailure && !state.halted;
     deps.logger.info({ deadlineMs: input.deadlineMs }, 'ceiling reached: stopping the repetition JVMs');
@@ -133,8 +139,8 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     await rm(input.outputDir, { recursive: true, force: true });
     const jobs = jobsOf(input.targets, input.outputDir, 'rep');
     const progress = deps.progress?.(jobs.length, deadlineAt);
-    const extra = archiveArgs(input.archives ?? new Map());
-    const recorded = await runJobs(jobs, input.concurrency, input, deps, state, progress, extra);
+    const session = new ArchiveSession(input.archives ?? new Map());
+    const recorded = await runJobs(jobs, input.concurrency, input, deps, state, progress, session);
     progress?.end();
     const sideBySide = new Map<string, RecordedRepetition[]>();
     let confirmed = 0;
@@ -148,7 +154,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
         const aloneJobs = jobsOf(again, input.outputDir, 'alone', input.targets);
         // Its own progress line: a rerun of 50 slow repetitions must not look like a hang either.
         const aloneProgress = deps.progress?.(aloneJobs.length, deadlineAt, 'stress pass, again alone');
-        const alone = await runJobs(aloneJobs, 1, input, deps, state, aloneProgress, extra);
+        const alone = await runJobs(aloneJobs, 1, input, deps, state, aloneProgress, session);
         aloneProgress?.end();
         for (const [id, reps] of alone) {
           sideBySide.set(id, recorded.get(id) ?? []);
@@ -162,7 +168,7 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
     }
     const wallClockMs = Date.now() - started;
     // Made after the pass, beside the rest of the run.
-    const archiving = makeArchives(input.archives ?? new Map(), state.cut || state.cancelled || state.stoppedAtFailure || state.halted !== null, deps.signal);
+    const archiving = session.finish(state.cut || state.cancelled || state.stoppedAtFailure || state.halted !== null, deps.signal);
     return {
       repetitions: recorded,
       sideBySide,
@@ -179,6 +185,8 @@ export async function runRepetitions(input: RepetitionsInput, deps: RepetitionsD
       aloneMs: state.started > aloneBefore ? Date.now() - aloneFrom : 0,
       facts: state.facts,
       archiving,
+      classArchive: session.state(),
+      timing: state.timing,
     };
   } finally {
     clearTimeout(timer);
@@ -220,8 +228,11 @@ async function runJobs(
   deps: RepetitionsDeps,
   state: PassState,
   progress: Progress | undefined,
-  extra: (key: string) => readonly string[],
+  session: ArchiveSession,
 ): Promise<Map<string, RecordedRepetition[]>> {
+  // Per key, the JVMs still to start: whether an archive made now repays its dump.
+  const left = new Map<string, number>();
+  for (const j of jobs) left.set(j.target.jvmKey, (left.get(j.target.jvmKey) ?? 0) + 1);
   const out = new Map<string, RecordedRepetition[]>(jobs.flatMap((j) => j.target.members.map((m) => [m.candidate.testCaseId, []] as [string, RecordedRepetition[]])));
   // A slot is held only while its JVM lives, so the next JVM starts the moment one exits (the
   // pass is CPU-bound; a gap between JVMs leaves a core idle). Files are written inside the slot:
@@ -231,13 +242,22 @@ async function runJobs(
     jobs.map((job) =>
       limit(async () => {
         // Candidates the runner could not run get no more JVMs.
+        const key = job.target.jvmKey;
+        left.set(key, left.get(key)! - 1);
         const members = job.target.members.filter((m) => !state.unrunnable.has(m.candidate.testCaseId));
         if (state.stop.signal.aborted || members.length === 0) return;
-        const files = await prepare(job, members, input, extra(job.target.jvmKey));
+        const start = session.start(key);
+        // Only until a JVM of the target has described itself (the runner's description loads the JDK's management classes).
+        const files = await prepare(job, members, input, start, !state.facts.has(job.index));
         state.started++;
+        const spawnedAt = Date.now();
         const exit = await deps.launch(files.command, files, state.stop.signal).done;
+        const exitedAt = Date.now();
         const reading = await readRepetition(members, job.k, files, exit, job.target.jvm.java);
         if (reading.facts && !state.facts.has(job.index)) state.facts.set(job.index, reading.facts);
+        if (reading.phases && !exit.killed) addTiming(state.timing, reading.phases, spawnedAt, exitedAt);
+        // The key's first JVM recorded its class list: the archive is made in this slot, and the JVMs after it map it.
+        if (start.recording && !exit.killed && exit.exitCode === 0) await session.recorded(key, left.get(key)!, state.stop.signal);
         let failures = 0;
         const causes: string[] = [];
         reading.members.forEach((r, i) => {
@@ -282,7 +302,18 @@ function judgeFirst(index: number, cause: string | null, state: PassState, targe
   }
 }
 
-async function prepare(job: Job, members: StressTarget['members'], input: RepetitionsInput, extraJvmArgs: readonly string[]): Promise<RepetitionFiles & { command: ReturnType<typeof jvmCommand> }> {
+/** Adds one JVM's phases; a clock step (a phase below zero) leaves it out. */
+function addTiming(t: RepetitionTiming, p: { startedAt: number; discoveredAt: number; finishedAt: number }, spawnedAt: number, exitedAt: number): void {
+  const phases = [p.startedAt - spawnedAt, p.discoveredAt - p.startedAt, p.finishedAt - p.discoveredAt, exitedAt - p.finishedAt];
+  if (phases.some((x) => x < 0)) return;
+  t.jvms++;
+  t.startMs += phases[0]!;
+  t.discoveryMs += phases[1]!;
+  t.testsMs += phases[2]!;
+  t.exitMs += phases[3]!;
+}
+
+async function prepare(job: Job, members: StressTarget['members'], input: RepetitionsInput, start: ArchivedStart, describe: boolean): Promise<RepetitionFiles & { command: ReturnType<typeof jvmCommand> }> {
   await mkdir(job.dir, { recursive: true });
   const files = {
     dir: job.dir,
@@ -292,8 +323,12 @@ async function prepare(job: Job, members: StressTarget['members'], input: Repeti
     stderr: path.join(job.dir, 'stderr.log'),
   };
   const { target } = job;
-  await writeFile(files.request, requestText({ selections: members.map((m) => m.selection), configurationParameters: target.configurationParameters, systemProperties: target.jvm.systemProperties }, files.results));
+  const classpath = withRunner(target.jvm.classpath, input.runnerJar);
+  // A class path laid out for the archive: a test reading java.class.path still sees the build's order (unless the build's booter set it).
+  const systemProperties = start.reordered && target.jvm.systemProperties['java.class.path'] === undefined ? { ...target.jvm.systemProperties, 'java.class.path': classpath.join(path.delimiter) } : target.jvm.systemProperties;
+  await writeFile(files.request, requestText({ selections: members.map((m) => m.selection), configurationParameters: target.configurationParameters, systemProperties, describe }, files.results));
   const errorFile = errorFileArgs(target.jvm.jvmArgs, job.dir, path.join);
-  const command = jvmCommand(target.jvm, input.runnerJar, files.request, [...extraJvmArgs, ...errorFile], path.delimiter);
+  const jvm = start.classpath ? { ...target.jvm, classpath: [...start.classpath] } : target.jvm;
+  const command = jvmCommand(jvm, input.runnerJar, files.request, [...start.args, ...errorFile], path.delimiter);
   return { ...files, command };
 }

@@ -92,7 +92,16 @@ export interface RunnerLog {
   finished: RunnerResult[];
   /** Project classes the fork loaded (the agent's log). */
   classes: string[];
+  /** When the stress runner's main began, its tests were discovered and they finished (epoch ms). */
+  phases: RunnerPhases | null;
   malformed: number;
+}
+
+/** The stress runner's phases (its `phases` line, epoch ms). */
+export interface RunnerPhases {
+  startedAt: number;
+  discoveredAt: number;
+  finishedAt: number;
 }
 
 const STATUS: Record<string, XmlExecution['status']> = { SUCCESS: 'success', FAILURE: 'failure', SKIPPED: 'skipped' };
@@ -101,7 +110,7 @@ const stringOrNull = (x: unknown): string | null => (isString(x) ? x : null);
 
 /** Pure: parses the log text of `file`. */
 export function parseRunnerLog(text: string, file: string): RunnerLog {
-  const log: RunnerLog = { file, config: null, jvm: null, unrunnable: [], started: [], finished: [], classes: [], malformed: 0 };
+  const log: RunnerLog = { file, config: null, jvm: null, unrunnable: [], started: [], finished: [], classes: [], phases: null, malformed: 0 };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let e: Record<string, unknown>;
@@ -117,6 +126,11 @@ export function parseRunnerLog(text: string, file: string): RunnerLog {
     }
     if (e['event'] === 'jvm') {
       log.jvm = e as unknown as JvmFacts;
+      continue;
+    }
+    if (e['event'] === 'phases') {
+      const [startedAt, discoveredAt, finishedAt] = [e['startedAt'], e['discoveredAt'], e['finishedAt']];
+      if (typeof startedAt === 'number' && typeof discoveredAt === 'number' && typeof finishedAt === 'number') log.phases = { startedAt, discoveredAt, finishedAt };
       continue;
     }
     if (e['event'] === 'unrunnable' && isString(e['cause'])) {

@@ -14,9 +14,12 @@ export interface JvmCommand {
   env: Record<string, string | null>;
 }
 
+/** A test class path with the runner jar at its end, unless it is in it already. */
+export const withRunner = (classpath: readonly string[], runnerJar: string): string[] => (classpath.includes(runnerJar) ? [...classpath] : [...classpath, runnerJar]);
+
 /** The command of one repetition JVM. */
 export function jvmCommand(jvm: JvmSpec, runnerJar: string, requestFile: string, extraJvmArgs: readonly string[] = [], delimiter = ':'): JvmCommand {
-  const classpath = jvm.classpath.includes(runnerJar) ? jvm.classpath : [...jvm.classpath, runnerJar];
+  const classpath = withRunner(jvm.classpath, runnerJar);
   return {
     file: jvm.java,
     args: [...jvm.jvmArgs, ...extraJvmArgs, '-cp', classpath.join(delimiter), RUNNER_MAIN, requestFile],
@@ -42,12 +45,14 @@ export interface RunnerRequest {
   systemProperties: Record<string, string>;
   /** The order probe: each selection on its own, in order, a repeated one run again (`order sequence`). */
   sequence?: boolean;
+  /** false: the runner does not describe its JVM (`describe no`: it then loads no management classes). */
+  describe?: boolean;
 }
 
 /** The request file's text. */
 export function requestText(request: RunnerRequest, outFile: string): string {
   const kind = request.selections[0]?.kind ?? 'junit4';
-  const lines = [`kind ${kind}`, `out ${escapeValue(outFile)}`, ...(request.sequence ? ['order sequence'] : [])];
+  const lines = [`kind ${kind}`, `out ${escapeValue(outFile)}`, ...(request.sequence ? ['order sequence'] : []), ...(request.describe === false ? ['describe no'] : [])];
   for (const [k, v] of Object.entries(request.systemProperties)) lines.push(`property ${escapeValue(k)}=${escapeValue(v)}`);
   if (kind === 'platform') for (const [k, v] of Object.entries(request.configurationParameters)) lines.push(`config ${escapeValue(k)}=${escapeValue(v)}`);
   // A selection repeated (two occurrences of one Parameterized name) is asked for once.

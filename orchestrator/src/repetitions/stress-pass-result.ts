@@ -69,8 +69,19 @@ export interface StressPassResult {
   aloneMs?: number;
   /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
   archiving?: Promise<void>;
-  /** The direct executor's JDK class archive (jvm/class-archive.ts); absent under the Gradle executor. */
-  classArchive?: 'used' | 'recorded' | 'off';
+  /** The direct executor's class archive (jvm/class-archive.ts); absent under the Gradle executor. */
+  classArchive?: 'used' | 'made' | 'recorded' | 'off';
+  /** Where the direct executor's repetition JVMs spent their time; absent under the Gradle executor. */
+  timing?: RepetitionTiming;
+}
+
+/** Sums over the repetition JVMs that reported their phases (ms): spawn to the runner's main, discovery, the tests, their end to the JVM's exit. */
+export interface RepetitionTiming {
+  jvms: number;
+  startMs: number;
+  discoveryMs: number;
+  testsMs: number;
+  exitMs: number;
 }
 
 /** How the stress pass will run, as the build adapter plans it before the guards: the figures the ceiling guard, the report and telemetry share. */

@@ -54,8 +54,10 @@ export interface GateReport {
     confirmedAlone?: number;
     /** Why the direct executor was asked for and the Gradle one ran. */
     fallback?: string | null;
-    /** The direct executor's JDK class archive: mapped by every JVM, recorded in this pass, or not used. */
-    classArchive?: 'used' | 'recorded' | 'off';
+    /** The direct executor's class archive: mapped by every JVM, made by this pass and mapped by its later JVMs, recorded for the next pass, or not used. */
+    classArchive?: 'used' | 'made' | 'recorded' | 'off';
+    /** Where a repetition JVM's time went on average (ms), over the `jvms` that said: starting to the runner's main, finding the tests, running them, exiting. */
+    perJvmMs?: { jvms: number; start: number; discovery: number; tests: number; exit: number };
   } | null;
   /**
    * The merge request's diff (diff/): analysed against a merge base, or skipped and why (`quiet`:

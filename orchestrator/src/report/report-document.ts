@@ -139,6 +139,20 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
  * JVMs again alone …: 30 JVMs in all").
  */
 export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 0): string | null {
+  const words = jvmWords(p, repetitions);
+  return words && p?.perJvmMs ? `${words}; ${jvmTimeWords(p.perJvmMs)}` : words;
+}
+
+/**
+ * "a JVM took 82 ms on average: 24 ms to start, 15 ms finding the tests, 35 ms in them, 8 ms to
+ * exit": whether the tests or the JVMs around them are slow.
+ */
+export function jvmTimeWords(t: NonNullable<NonNullable<GateReport['stressPass']>['perJvmMs']>): string {
+  const ms = (x: number) => (x >= 10_000 ? formatDuration(x) : `${x} ms`);
+  return `a JVM took ${ms(t.start + t.discovery + t.tests + t.exit)} on average: ${ms(t.start)} to start, ${ms(t.discovery)} finding the tests, ${ms(t.tests)} in them, ${ms(t.exit)} to exit`;
+}
+
+function jvmWords(p: GateReport['stressPass'], repetitions: number): string | null {
   if (!p || p.jvms === undefined || p.jvms === 0) return null;
   const at = p.jvmsAtATime ?? 1;
   const gradle = p.executor === 'gradle' ? ' (Gradle executor)' : '';

@@ -22,6 +22,8 @@ import java.util.Map;
  * <li>{@code test <class> TAB <name> [TAB <method> TAB <invocation>]}: a JUnit 4 or TestNG test by
  *     class and name as the JUnit XML names it (TestNG: also the method and the 0-based invocation
  *     of a data-provider method, -1 for all).</li>
+ * <li>{@code describe no}: write no {@code jvm} line (describing the JVM loads the JDK's
+ *     management classes: the orchestrator asks once per target);</li>
  * <li>{@code order sequence}: run each {@code select} or {@code test} line on its own, in the
  *     request's order, one after another in this JVM, a line repeated running again (the order
  *     probe); each step starts with a {@code {"event":"step","index":i}} line in the results.</li>
@@ -35,6 +37,8 @@ final class Request {
     File out;
     /** {@code order sequence}: each selection runs alone, in order (see {@link #steps}). */
     boolean sequence;
+    /** Write the {@code jvm} line (unless {@code describe no}). */
+    boolean describe = true;
     final Map<String, String> properties = new LinkedHashMap<>();
     final Map<String, String> config = new LinkedHashMap<>();
     final List<String> uniqueIds = new ArrayList<>();
@@ -52,6 +56,7 @@ final class Request {
             switch (key) {
                 case "kind": r.kind = raw; break;
                 case "order": r.sequence = "sequence".equals(raw); break;
+                case "describe": r.describe = !"no".equals(raw); break;
                 case "out": r.out = new File(unescape(raw)); break;
                 case "select": r.uniqueIds.add(unescape(raw)); break;
                 case "property": if (eq > 0) r.properties.put(unescape(raw.substring(0, eq)), unescape(raw.substring(eq + 1))); break;

@@ -18,6 +18,10 @@ import dev.stressgate.jvm.fork.JvmJson;
  * With {@code order sequence} (the order probe) each selection runs on its own, in the request's
  * order, a repeated one again, in this one JVM.
  *
+ * <p>After the tests, a {@code phases} line says when its main began, when discovery ended and when
+ * the tests ended (epoch milliseconds): the orchestrator tells from it where a repetition's time
+ * went (the JVM's start, discovery, the tests, the exit).
+ *
  * <p>Usage: {@code StressRunner <request file>} (see {@link Request}). A selection that matches no
  * test gets an {@code unrunnable} line saying why. Exits 0 when the runner worked (a failing or
  * unrunnable test is a result), 2 when nothing could run at all (the framework is missing, or the
@@ -37,6 +41,7 @@ public final class StressRunner {
     };
 
     public static void main(String[] args) {
+        long startedAt = System.currentTimeMillis();
         int code = 2;
         Request request = null;
         Recorder recorder = null;
@@ -45,7 +50,7 @@ public final class StressRunner {
             request = Request.read(new File(args[0]));
             if (request.out == null) throw new IllegalArgumentException("the request names no output file");
             recorder = new Recorder(request.out);
-            code = run(request, recorder);
+            code = run(request, recorder, startedAt);
         } catch (Throwable t) {
             System.err.println("stress-gate runner: " + t);
             t.printStackTrace();
@@ -59,10 +64,10 @@ public final class StressRunner {
         System.exit(code);
     }
 
-    private static int run(Request request, Recorder recorder) throws Exception {
+    private static int run(Request request, Recorder recorder, long startedAt) throws Exception {
         String classPath = System.getProperty("java.class.path");
         for (Map.Entry<String, String> p : request.properties.entrySet()) System.setProperty(p.getKey(), p.getValue());
-        recorder.write(JvmJson.jvmLine(JvmJson.sorted(System.getProperties()), classPath, ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        if (request.describe) recorder.write(JvmJson.jvmLine(JvmJson.sorted(System.getProperties()), classPath, ManagementFactory.getRuntimeMXBean().getInputArguments()));
         String[] kind = null;
         for (String[] k : KINDS) if (k[0].equals(request.kind)) kind = k;
         if (kind == null) throw new IllegalArgumentException("unknown runner kind: " + request.kind);
@@ -73,8 +78,12 @@ public final class StressRunner {
             return 2;
         }
         try {
-            if (!request.sequence) prepare(kind[1], request, recorder).run();
-            else {
+            if (!request.sequence) {
+                Runnable tests = prepare(kind[1], request, recorder);
+                long discoveredAt = System.currentTimeMillis();
+                tests.run();
+                recorder.write("{\"event\":\"phases\",\"startedAt\":" + startedAt + ",\"discoveredAt\":" + discoveredAt + ",\"finishedAt\":" + System.currentTimeMillis() + "}");
+            } else {
                 // The order probe: each selection on its own, in order, in this one JVM.
                 java.util.List<Request> steps = request.steps();
                 for (int i = 0; i < steps.size(); i++) {

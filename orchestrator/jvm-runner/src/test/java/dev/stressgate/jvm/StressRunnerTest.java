@@ -38,6 +38,20 @@ class StressRunnerTest {
     }
 
     @Test
+    void describesNothingWhenAskedNotToAndEndsWithItsPhases(@TempDir Path dir) throws Exception {
+        long before = System.currentTimeMillis();
+        RunnerJvm.Run run = RunnerJvm.run(dir, JUNIT4, "junit4", Collections.<String>emptyList(), "describe no", "test fixtures.Junit4Sample\tpasses");
+        assertEquals(0, run.exitCode, run.toString());
+        assertEquals(Arrays.asList("started", "finished", "phases"), Arrays.asList(
+            run.lines.get(0).get("event").getAsString(), run.lines.get(1).get("event").getAsString(), run.lines.get(2).get("event").getAsString()));
+        JsonObject phases = run.lines.get(2);
+        long started = phases.get("startedAt").getAsLong();
+        long discovered = phases.get("discoveredAt").getAsLong();
+        long finished = phases.get("finishedAt").getAsLong();
+        assertTrue(before <= started && started <= discovered && discovered <= finished && finished <= System.currentTimeMillis(), phases.toString());
+    }
+
+    @Test
     void namesSecretLookingVariablesByTheirFingerprintNeverTheirValues(@TempDir Path dir) throws Exception {
         RunnerJvm.Run run = RunnerJvm.run(dir, JUNIT4, "junit4", Collections.<String>emptyList(),
             Collections.singletonMap("DB_PASSWORD", "hunter2"), "test fixtures.Junit4Sample\tpasses");
