@@ -37,7 +37,7 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   try {
     return await gateWithBuild(flags, gradleArgs, early, build, deps);
   } finally {
-    // The JDK class archive being made reads its class list from the temp dir (class-archive.ts).
+    // The class archive being made reads its class list from the temp dir (class-archive.ts).
     await build.settle?.();
     // The init script, manifest, plan and repetition XML are this invocation's only. (After a
     // ceiling cut the cancelling daemon may still append a line to the results log: a stray file.)

@@ -76,7 +76,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
   for (const t of targets) {
     if (archives.has(t.jvmKey)) continue;
     const archive = await planClassArchive({ executable: t.jvm.java, jvmArgs: t.jvm.jvmArgs, classpath: withRunner(t.jvm.classpath, o.runnerJar) }, o.workDir, o.env, o.logger);
-    if (archive.state === 'off') o.logger.debug({ jvm: t.jvmKey, why: archive.why }, 'no JDK class archive for these JVMs');
+    if (archive.state === 'off') o.logger.debug({ jvm: t.jvmKey, why: archive.why }, 'no class archive for these JVMs');
     archives.set(t.jvmKey, archive);
   }
   const pass = await runRepetitions(

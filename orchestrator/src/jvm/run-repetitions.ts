@@ -34,7 +34,7 @@ export interface RepetitionsInput {
   concurrency: number;
   /** The ceiling, from the pass's start; null: none. */
   deadlineMs: number | null;
-  /** Per jvmKey, how its JVMs use the JDK class archive (none: no archive). */
+  /** Per jvmKey, how its JVMs use the class archive and lay out their class path (none: no archive). */
   archives?: ReadonlyMap<string, ClassArchive>;
   /** Stop every JVM at the first failed repetition (no running again alone either). */
   untilFailure?: boolean;

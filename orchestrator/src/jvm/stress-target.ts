@@ -37,7 +37,7 @@ export interface StressTarget {
   /** One candidate, or every new invocation of one method (candidate.group), in the build's order; one selection kind. */
   members: TargetMember[];
   jvm: JvmSpec;
-  /** JVMs with the same key share one JDK class archive (a Test task, a Surefire fork). */
+  /** JVMs with the same key share one class archive and class path layout (a Test task, a Surefire fork). */
   jvmKey: string;
   /** The JUnit Platform's configuration parameters (platform selections only). */
   configurationParameters: Record<string, string>;

@@ -67,7 +67,7 @@ export interface StressPassResult {
   jvmsAlone?: number;
   /** The wall clock of that second run (ms; part of wallClockMs): the ceiling's prediction cannot know it in advance. */
   aloneMs?: number;
-  /** Work the pass left running (the JDK class archive being made): awaited before the run ends. */
+  /** Work the pass left running (the class archive being made): awaited before the run ends. */
   archiving?: Promise<void>;
   /** The direct executor's class archive (jvm/class-archive.ts); absent under the Gradle executor. */
   classArchive?: 'used' | 'made' | 'recorded' | 'off';

@@ -52,6 +52,12 @@ describe('how the stress pass ran, counted', () => {
     expect(passWords({ ...pass, jvms: 20 }, 20)).toBe('20 repetitions in 2 JVMs at a time');
     expect(passWords({ ...pass, jvms: 40, jvmsAlone: 20, aloneMs: 39_000, wallClockMs: 53_000 }, 20)).toBe('20 repetitions in 20 JVMs, 2 at a time, then 20 JVMs again alone for what failed side by side (39s of the pass\'s 53s): 40 JVMs in all');
   });
+
+  it('says where a repetition JVM\'s time went, so that a slow test and a slow gate can be told apart', () => {
+    const perJvmMs = { jvms: 20, start: 36, discovery: 59, tests: 6, exit: 7 };
+    expect(passWords({ ...pass, jvms: 20, perJvmMs }, 20)).toBe('20 repetitions in 2 JVMs at a time; a JVM took 108 ms on average: 36 ms to start, 59 ms finding the tests, 6 ms in them, 7 ms to exit');
+    expect(passWords({ ...pass, jvms: 10, perJvmMs: { ...perJvmMs, tests: 12_400 } }, 10)).toContain('a JVM took 12.5s on average: 36 ms to start, 59 ms finding the tests, 12.4s in them');
+  });
 });
 
 describe('a test that failed side by side and passed alone', () => {
