@@ -21,6 +21,7 @@ export function renderReport(r: GateReport, runPage: string | null = null): stri
     const width = Math.max(0, ...labels.map((l) => l.length));
     doc.rows.forEach((row, i) => lines.push(`  ${labels[i]!.padEnd(width)}   ${row.repetitions}, ${terminalSafe(row.outcome)}`));
     if (doc.pass) lines.push(`  ${doc.pass}`);
+    if (doc.jvmTime) lines.push(...wrap(doc.jvmTime, '  ', '  '));
     if (doc.probe) lines.push(...wrap(doc.probe, '  ', '  '));
     if (doc.detection) lines.push(...wrap(doc.detection, '  ', '  '));
     if (doc.findings.length || doc.warnings.length) lines.push('');

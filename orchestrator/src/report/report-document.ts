@@ -53,6 +53,8 @@ export interface ReportDocument {
   findings: Finding[];
   /** How the stress pass ran: "10 repetitions in 2 JVMs at a time", or null when it did not run. */
   pass: string | null;
+  /** Where a repetition JVM's time went: "Per JVM on average: start 24 ms, …", or null. */
+  jvmTime: string | null;
   /** How the order probe ran: "3 new tests beside 41 other tests in 3 JVMs (seed 12), 4.2s", or null when it did not run. */
   probe: string | null;
   /** Warnings after the findings: cuts, the gate's own problems. */
@@ -74,7 +76,7 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   const stop = r.stop;
   const diffLines = diffWords(r);
   if (stop?.kind === 'not_entitled' || (stop?.kind === 'no_candidates' && diffLines.length === 0)) return null;
-  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, probe: null, warnings: [], detection: null, runPage };
+  const doc: ReportDocument = { mode: r.mode, lead: [], counts: null, rows: [], findings: [], pass: null, jvmTime: null, probe: null, warnings: [], detection: null, runPage };
   const stands = "nothing was stressed and the first pass's result stands";
   const say = (text: string, warning = true) => doc.lead.push({ text: [text], warning });
   // What the diff found leads; that it could not be had is a warning, after the results when there are any.
@@ -122,6 +124,7 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
   doc.counts = `${examined}, ${c.stressed} stressed, ${c.excluded} excluded${extra}`;
   doc.rows = reportRows(r);
   doc.pass = passWords(r.stressPass, r.candidates.reduce((n, cand) => n + cand.recorded.length, 0));
+  doc.jvmTime = doc.pass ? jvmTimeWords(r.stressPass) : null;
   doc.probe = probeWords(r);
   doc.findings = findings(r);
   const diffWarnings = diffLines.filter((l) => l.warning);
@@ -138,21 +141,19 @@ export function reportDocument(r: GateReport, runPage: string | null = null): Re
  * repetitions in 20 JVMs"), and a candidate that failed side by side ran again alone ("then 10
  * JVMs again alone …: 30 JVMs in all").
  */
-export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 0): string | null {
-  const words = jvmWords(p, repetitions);
-  return words && p?.perJvmMs ? `${words}; ${jvmTimeWords(p.perJvmMs)}` : words;
-}
-
 /**
- * "a JVM took 82 ms on average: 24 ms to start, 15 ms finding the tests, 35 ms in them, 8 ms to
- * exit": whether the tests or the JVMs around them are slow.
+ * "Per JVM on average: start 24 ms, discovery 15 ms, tests 35 ms, exit 8 ms": whether the tests or
+ * the JVMs around them are slow (start: to the runner's main; discovery: finding the selected
+ * tests); null when no JVM said.
  */
-export function jvmTimeWords(t: NonNullable<NonNullable<GateReport['stressPass']>['perJvmMs']>): string {
+export function jvmTimeWords(p: GateReport['stressPass']): string | null {
+  const t = p?.perJvmMs;
+  if (!t) return null;
   const ms = (x: number) => (x >= 10_000 ? formatDuration(x) : `${x} ms`);
-  return `a JVM took ${ms(t.start + t.discovery + t.tests + t.exit)} on average: ${ms(t.start)} to start, ${ms(t.discovery)} finding the tests, ${ms(t.tests)} in them, ${ms(t.exit)} to exit`;
+  return `Per JVM on average: start ${ms(t.start)}, discovery ${ms(t.discovery)}, tests ${ms(t.tests)}, exit ${ms(t.exit)}`;
 }
 
-function jvmWords(p: GateReport['stressPass'], repetitions: number): string | null {
+export function passWords(p: GateReport['stressPass'], repetitions = p?.jvms ?? 0): string | null {
   if (!p || p.jvms === undefined || p.jvms === 0) return null;
   const at = p.jvmsAtATime ?? 1;
   const gradle = p.executor === 'gradle' ? ' (Gradle executor)' : '';

@@ -20,7 +20,7 @@ export function renderStepSummary(r: GateReport, runPage: string | null = null):
       lines.push(`| ${markdown([{ code: label }], { in: 'table' })} | ${row.recorded}/${row.expected} | ${row.failures} | ${markdown(row.outcome, { in: 'table' })} |`);
     }
     lines.push('');
-    if (doc.pass) lines.push(`Stress pass: ${escapeProse(doc.pass)}.`, '');
+    if (doc.pass) lines.push(`Stress pass: ${escapeProse(doc.pass)}.${doc.jvmTime ? ` ${escapeProse(doc.jvmTime)}.` : ''}`, '');
     if (doc.probe) lines.push(`${escapeProse(doc.probe)}.`, '');
     if (doc.detection) lines.push(escapeProse(doc.detection), '');
     for (const f of doc.findings) {

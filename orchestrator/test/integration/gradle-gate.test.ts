@@ -54,6 +54,8 @@ const EXPECTED = {
     first: 4,
     // Every JVM counted: the ten run again alone too, and the time they took.
     line: expect.stringMatching(/^ {2}30 repetitions in 30 JVMs, 2 at a time, then 10 JVMs again alone for what failed side by side \([\d.]+m?s of the pass's [\d.]+m?s\): 40 JVMs in all$/) as unknown as string,
+    // Where a repetition JVM's time went (the runner's phases).
+    timing: [expect.stringMatching(/^ {2}Per JVM on average: start \d+ ms, discovery \d+ ms, tests \d+ ms, exit \d+ ms$/) as unknown as string],
     tail: [' ! 1 new test case failed while its repetitions ran side by side, so it ran', '   again alone, one JVM at a time; the outcome above is from that run.'],
     statuses: ['success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success'],
   },
@@ -61,6 +63,7 @@ const EXPECTED = {
     failed: 3,
     first: 2,
     line: '  30 repetitions one JVM at a time (Gradle executor)' as string,
+    timing: [] as string[],
     tail: [],
     statuses: ['success', 'failure', 'success', 'success', 'success', 'failure', 'success', 'success', 'success', 'failure'],
   },
@@ -84,6 +87,7 @@ describe.each(['direct', 'gradle'] as const)('stress-orchestrator gradle on a re
         '  :app CheckoutTest.clearsCart        10 repetitions, passed',
         '  :app CheckoutTest.total             10 repetitions, passed',
         expected.line,
+        ...expected.timing,
         // The two new tests that passed, each run right before and after its neighbours (the flaky one is no partner).
         expect.stringMatching(/^ {2}Order probe \(seed \d+\): 2 new tests, 4 pairs in 2 JVMs, [\d.]+m?s$/) as unknown as string,
         '  10 clean repetitions rule out a failure rate above 26% per run (95%',
