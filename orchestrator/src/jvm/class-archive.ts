@@ -2,7 +2,8 @@
 // of the jars on its class path (JUnit, the JUnit Platform and its engines, the runner, the
 // project's libraries), made once per JVM, options and jars, and kept in the user's cache. Every
 // repetition JVM maps it instead of loading, parsing and verifying those classes again: a JVM of 3
-// fast JUnit 4 tests took 150 ms of CPU without it and about 80 ms with it (docs/benchmarks.md).
+// fast JUnit 4 tests took 150 ms of CPU with the JDK's default archive and about 95 ms with it
+// (docs/benchmarks.md).
 //
 // The class path is laid out first (class-path-layout.ts): the JDK archives only jars that lead the
 // class path, so the build's class directories move after the jars when no name is in both.
