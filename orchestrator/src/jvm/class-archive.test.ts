@@ -4,7 +4,7 @@
 // failure is not tried again.
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../log.js';
@@ -65,6 +65,21 @@ describe('the class archive', () => {
     // The jar's modification time changes (a rebuild): the JVM would map nothing of the old archive; the gate records a new one.
     utimesSync(lib, new Date(), new Date(Date.now() + 5_000));
     expect((await planClassArchive(spec([], classpath), work, env, silentLogger())).state).toBe('record');
+  }, 60_000);
+
+  it('dumps with the task\'s -X options but never its logging ones: the dump writes nothing into the build\'s log files', async () => {
+    const { work, env } = fresh();
+    const logs = path.join(work, 'logs');
+    mkdirSync(logs);
+    const log = `-Xlog:class+load:file=${logs}/%p.log`;
+    const first = await planClassArchive(spec(['-Xmx160m', log]), work, env, silentLogger());
+    if (first.state !== 'record') throw new Error('expected record');
+    execFileSync(java, ['-Xmx160m', log, ...first.recordArgs, '-version'], { stdio: 'ignore' });
+    expect(await first.make()).toMatch(/\.jsa$/);
+    // The recording JVM's log only: neither the dump nor its check wrote one.
+    expect(readdirSync(logs)).toHaveLength(1);
+    // And the logging option is not part of the key: the same task with another log file maps the same archive.
+    expect((await planClassArchive(spec(['-Xmx160m', `-Xlog:gc:file=${logs}/gc.log`]), work, env, silentLogger())).state).toBe('use');
   }, 60_000);
 
   it('leaves alone a task that sets its own class sharing, and is off when STRESS_GATE_CLASS_ARCHIVE is', async () => {
