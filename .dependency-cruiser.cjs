@@ -1,9 +1,9 @@
-// Import boundaries (`npm run lint`, run by `make test`): no cycles, the gate's core imports no
-// build tool, the build tools' adapters do not import each other, the verdict API's domain imports
-// neither http/ nor web/, and the CLI reaches the verdict API only through its published contract.
-/** The CLI's core: the flow of a gate run and everything it decides with, build-tool free. */
-const CORE = '^orchestrator/src/(args|candidates|ceiling|ci-env|comment|config|enforce|evidence|first-pass|format|gate|gated-observation|guard|identity|order-probe|quarantine|repetitions|report|reproduce|verdict)/';
-
+// Import boundaries (`npm run lint`, run by `make test`), denying by default: every folder of the
+// CLI is part of the gate's core unless a rule names it. Only cli.ts wires in the build tools'
+// adapters (gradle/, maven/), which never import each other; only the adapters start JVMs (jvm/) and
+// run the build tool (build-tool/). No cycles; the verdict API's domain imports neither http/ nor
+// web/; the CLI reaches the verdict API only through its published contract. Their own test:
+// scripts/dependency-rules.test.mjs adds forbidden imports and expects each rule to fire.
 module.exports = {
   forbidden: [
     {
@@ -14,18 +14,11 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'core-imports-no-build-tool',
+      name: 'only-the-cli-imports-the-adapters',
       severity: 'error',
-      comment: "The gate's core (candidates, decision, report…) knows no build tool: Gradle and Maven are adapters behind gate/build-adapter.ts.",
-      from: { path: CORE },
-      to: { path: '^orchestrator/src/(gradle|maven|build-tool)/' },
-    },
-    {
-      name: 'core-launches-no-jvm',
-      severity: 'error',
-      comment: 'Starting JVMs is the adapters\' (through jvm/): the core only reads what a stress pass recorded (repetitions/).',
-      from: { path: CORE },
-      to: { path: '^orchestrator/src/jvm/' },
+      comment: "Gradle and Maven are adapters behind gate/build-adapter.ts: only cli.ts wires them in. A new folder is core, and may not import them.",
+      from: { path: '^orchestrator/src/', pathNot: '^orchestrator/src/(cli\\.ts$|(gradle|maven)/)' },
+      to: { path: '^orchestrator/src/(gradle|maven)/' },
     },
     {
       name: 'adapters-of-equal-rank',
@@ -33,6 +26,20 @@ module.exports = {
       comment: 'gradle/ and maven/ never import each other; what they share lives in jvm/, build-tool/ or the core.',
       from: { path: '^orchestrator/src/(gradle|maven)/' },
       to: { path: '^orchestrator/src/(gradle|maven)/', pathNot: '^orchestrator/src/$1/' },
+    },
+    {
+      name: 'only-the-adapters-start-jvms',
+      severity: 'error',
+      comment: "Starting JVMs is the adapters' (through jvm/): the core only reads what a stress pass recorded (repetitions/).",
+      from: { path: '^orchestrator/src/', pathNot: '^orchestrator/src/(gradle|maven|jvm)/' },
+      to: { path: '^orchestrator/src/jvm/' },
+    },
+    {
+      name: 'only-the-adapters-run-the-build-tool',
+      severity: 'error',
+      comment: "Running Maven or Gradle (build-tool/) is the adapters', and cli.ts's to wire them.",
+      from: { path: '^orchestrator/src/', pathNot: '^orchestrator/src/(cli\\.ts$|(gradle|maven|build-tool)/)' },
+      to: { path: '^orchestrator/src/build-tool/' },
     },
     {
       name: 'domain-imports-no-http-or-web',

@@ -15,7 +15,7 @@ import { runBuild } from '../orchestrator/dist/build-tool/run-build.js';
 import type { GateCandidate } from '../orchestrator/dist/candidates/gate-candidate.js';
 import { groupInvocations } from '../orchestrator/dist/candidates/invocation-groups.js';
 import { runDirectPass } from '../orchestrator/dist/jvm/direct-pass.js';
-import { silentLogger } from '../orchestrator/dist/log.js';
+import { silentLogger } from '../orchestrator/dist/base/log.js';
 import { runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
 import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
 import { mavenTargets } from '../orchestrator/dist/maven/maven-targets.js';

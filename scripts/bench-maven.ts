@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuild } from '../orchestrator/dist/build-tool/run-build.js';
-import { silentLogger } from '../orchestrator/dist/log.js';
+import { silentLogger } from '../orchestrator/dist/base/log.js';
 import { runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
 import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
 import { mavenTargets } from '../orchestrator/dist/maven/maven-targets.js';

@@ -1,7 +1,7 @@
 // The command line: `stress-orchestrator <gradle|mvn|./mvnw> <build args…> [tool options] [-- verbatim]`.
 // Hand-written rather than node:util parseArgs: the tool's options are picked out of a stream
 // that otherwise belongs to Gradle, in order, and unknown options must pass through untouched.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /** The tool's own options as typed; unset ones are absent. Validation happens in config/. */
 export interface ToolFlags {

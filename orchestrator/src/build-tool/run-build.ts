@@ -4,8 +4,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { BuildNotRunnableError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { BuildNotRunnableError } from '../base/errors.js';
+import type { Logger } from '../base/log.js';
 
 /** How one Gradle invocation ended. */
 export interface BuildRun {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { detectCiEnv, type GitRunner } from './detect-ci-env.js';
 
 const git: GitRunner = async (args) => (args.includes('--abbrev-ref') ? 'local-branch' : 'abc123');

@@ -1,5 +1,5 @@
 // A boolean environment key, read the same way everywhere: a bad value is a usage error naming it.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 const BOOLEANS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { RunId } from '#contract';
 import type { ToolFlags } from '../args/parse-args.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../base/errors.js';
 import { booleanEnv } from './environment.js';
 
 /** The modes a user may ask for; `off` is also what "absent everywhere" means. */

@@ -1,7 +1,7 @@
 // The environment keys the CLI reads outside the resolved configuration (logging, temp files, the
 // plugin jar), checked before Gradle runs: a bad value is a usage error, never a stack trace.
 import { existsSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { booleanEnv } from './boolean-env.js';
 import { probeSettings } from './probe-settings.js';
 import { diffSettings } from './diff-settings.js';

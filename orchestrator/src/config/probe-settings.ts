@@ -2,7 +2,7 @@
 // a usage error naming the key.
 import { randomInt } from 'node:crypto';
 import { booleanEnv } from './boolean-env.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 
 /** The share of the ceiling the probe may take by default. */
 export const DEFAULT_BUDGET_SHARE = 0.25;

@@ -2,7 +2,7 @@
 // entry point or by a test.
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
 import type { GitExec } from '../diff/merge-base.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { QuarantineSource } from '../quarantine/quarantine-source.js';
 import type { BuildAdapter } from './build-adapter.js';
 

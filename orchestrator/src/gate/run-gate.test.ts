@@ -7,7 +7,7 @@ import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
 import { fakeGradle } from '../../test/support/fake-gradle.js';
 import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';
 import { identityKey } from '../identity/identity-key.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import { main, version } from '../cli.js';
 
 const outs: string[] = [];

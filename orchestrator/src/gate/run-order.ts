@@ -4,7 +4,7 @@
 // could not run. What a blocked author runs to see a victim fail after its polluter.
 import type { ToolFlags } from '../args/parse-args.js';
 import { checkEnvironment } from '../config/environment.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import { failureEvidence, firstFailureText } from '../evidence/failure-evidence.js';
 import { formatDuration, plural } from '../format/format.js';
 import { terminalSafe } from '../format/terminal-safe.js';

@@ -12,7 +12,7 @@ import { groupInvocations } from '../candidates/invocation-groups.js';
 import { judgeFailedInBuild } from '../enforce/failed-in-build.js';
 import { classifyCandidate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
 import { failingTests } from '../first-pass/failed-on-new.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../base/errors.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import { NOT_STRESSED_EXIT_CODE, withLocalBuild } from './local-build.js';

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { BuildRunner } from '../build-tool/run-build.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
 import { stressPaths } from './gradle-first-pass.js';
 import type { GradleSetup } from './gradle-setup.js';

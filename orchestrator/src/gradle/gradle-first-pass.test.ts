@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fakeGradle, junitXml } from '../../test/support/fake-gradle.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import { readAheadPays, runGradleFirstPass } from './gradle-first-pass.js';
 
 const S = 'com.shop.CheckoutTest';

@@ -8,7 +8,7 @@ import { summarizeFirstPass, unreadFirstPass, type FirstPass } from '../first-pa
 import type { XmlTestCase } from '../first-pass/junit-xml.js';
 import { parseWrittenReports, ParsedReports, readResults } from '../first-pass/read-results.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 import type { GradleSetup } from './gradle-setup.js';
 import { readManifest, type Manifest } from './manifest.js';

@@ -3,9 +3,9 @@ import { access, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PluginMissingError } from '../errors.js';
+import { PluginMissingError } from '../base/errors.js';
 import { runnerJars } from '../jvm/runner-jars.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../base/package-root.js';
 
 // Both ship inside this package (copied there by `make plugin` and by `npm pack`'s prepack).
 const PLUGIN_JAR = path.join('gradle-plugin', 'stress-gate-gradle-plugin.jar');

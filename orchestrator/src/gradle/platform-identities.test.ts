@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PluginMissingError } from '../errors.js';
+import { PluginMissingError } from '../base/errors.js';
 import { assignIdentities } from '../first-pass/test-case-result.js';
 import { runnerJars } from '../jvm/runner-jars.js';
 import type { PlatformResult } from '../jvm/runner-log.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import { type ArchiveJvm, planClassArchive } from './class-archive.js';
 
 const java = execFileSync('bash', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' }).trim();

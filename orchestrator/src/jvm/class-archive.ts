@@ -27,7 +27,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, utimes, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { booleanEnv } from '../config/environment.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { type ClassPathLayout, layoutClassPath } from './class-path-layout.js';
 
 /** How one target's repetition JVMs use the archive; each with the class path they start with. */

@@ -2,7 +2,7 @@
 // archive planned, progress on stderr, every repetition run by the one scheduler
 // (run-repetitions.ts), and the outcome as the core reads it.
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
 import path from 'node:path';
 import { type ClassArchive, planClassArchive } from './class-archive.js';

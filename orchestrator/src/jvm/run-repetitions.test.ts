@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { candidate } from '../../test/support/builders.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import type { ClassArchive } from './class-archive.js';
 import type { JvmExit, JvmLauncher } from './launch-jvm.js';
 import { createProgress } from './progress.js';

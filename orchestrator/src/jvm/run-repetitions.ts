@@ -15,7 +15,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { HALTED_WHY, type RecordedRepetition, type RepetitionTiming } from '../repetitions/stress-pass-result.js';
 import { type ArchivedStart, ArchiveSession, type ClassArchive } from './class-archive.js';
 import type { JvmLauncher } from './launch-jvm.js';

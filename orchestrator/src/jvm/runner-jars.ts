@@ -4,8 +4,8 @@
 import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { PluginMissingError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { PluginMissingError } from '../base/errors.js';
+import { packageRoot } from '../base/package-root.js';
 
 const RUNNER_JAR = path.join('jvm-runner', 'target', 'stress-gate-jvm-runner.jar');
 

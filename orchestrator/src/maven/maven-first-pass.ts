@@ -14,7 +14,7 @@ import { readTaskXml, type ReadResults } from '../first-pass/read-results.js';
 import type { TaskResults } from '../first-pass/test-case-result.js';
 import type { BuildFirstPassOptions } from '../gate/build-adapter.js';
 import { parseRunnerLog, platformCases, platformResults, type ForkConfig, type RunnerLog } from '../jvm/runner-log.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { modulePath, mavenTask, type MavenSetup } from './maven-setup.js';
 import { readSettings } from './maven-settings.js';
 import { findReportDirs } from './report-dirs.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { candidate, classifyCandidate, reps } from '../../test/support/builders.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import type { InOrderOutcome } from '../repetitions/sequence-run.js';
 import { probedCandidates, probeOrder } from './order-findings.js';
 import { probeSettings } from '../config/probe-settings.js';

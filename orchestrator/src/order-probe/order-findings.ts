@@ -7,7 +7,7 @@ import type { CandidateResult } from '../enforce/outcome.js';
 import { failureEvidence } from '../evidence/failure-evidence.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import type { TestCaseResult } from '../first-pass/test-case-result.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
 import type { ProbeTest } from './plan-probe.js';
 import type { ProbeSettings } from '../config/probe-settings.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import type { ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOptions, InOrderOutcome, StepResult } from '../repetitions/sequence-run.js';
 import { chanceToMeet, DEFAULT_PROBE_BOUNDS, planProbe, sample, seededRandom, sequenceCost } from './plan-probe.js';

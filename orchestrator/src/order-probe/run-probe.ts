@@ -4,7 +4,7 @@
 // again every time that test alone runs before it. A polluter: an existing test failed right after
 // the candidate, fails again every time the candidate alone runs before it, and passes alone.
 // Anything else that failed in a shared JVM is said, never reported as a finding.
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { NO_PARTNERS, type CandidateProbe, type ProbeFinding, type ProbeSummary, type ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOutcome, InOrderRunner, SequenceRun, StepResult } from '../repetitions/sequence-run.js';
 import { DEFAULT_PROBE_BOUNDS, planProbe, type CandidateProbePlan, type ProbeBounds } from './plan-probe.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { identityKey } from '../identity/identity-key.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import { createHttpQuarantineSource } from './http-quarantine-source.js';
 import { mutedCheck } from './quarantine-source.js';
 

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { QuarantineListResponse } from '#contract';
 import { identityKey } from '../identity/identity-key.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { QuarantineFetch, QuarantineSource } from './quarantine-source.js';
 
 /** Where the API is, who we are, how long one page may take, and the page size. */

@@ -2,7 +2,7 @@
 // flag or environment (the settings block is only known after the first pass), unless the user
 // asked to ignore it. A fetch failure is a warning and everything runs, unmasked.
 import type { Config } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { createHttpQuarantineSource } from './http-quarantine-source.js';
 import { emptyQuarantine, type QuarantineLists, type QuarantineSource } from './quarantine-source.js';
 import { splitFilterable } from './filterable.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPRODUCE_REPETITIONS, reproduceCommand, type ReproduceLauncher } from '#reproduce';
 import type { ReproduceParts, TestCaseIdentity } from '#contract';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../base/package-root.js';
 import { launcherOf } from './launcher.js';
 
 export { REPRODUCE_REPETITIONS, shellWord } from '#reproduce';

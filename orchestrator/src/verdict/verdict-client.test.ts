@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../base/log.js';
 import { postedTestCases } from '../../test/support/fake-verdict-server.js';
 import { createVerdictClient, groupBySuite } from './verdict-client.js';
 

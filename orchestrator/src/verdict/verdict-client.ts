@@ -10,7 +10,7 @@ import {
   type GateUpload,
   type RunUpload,
 } from '#contract';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 
 /** A call's answer: the validated body, or a problem sentence for a warning line. */
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; problem: string };

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/base/log.js';
 import { runDirectPass } from '../../src/jvm/direct-pass.js';
 import { runnerJars } from '../../src/jvm/runner-jars.js';
 import type { StressTarget } from '../../src/jvm/stress-target.js';

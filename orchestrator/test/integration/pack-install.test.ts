@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';
 import { startVerdictApi, type VerdictApiProcess } from '../support/verdict-api-process.js';
 

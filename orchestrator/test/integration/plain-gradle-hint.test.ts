@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execa } from 'execa';
 import { access, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { writeTree } from '../support/fixture-project.js';
 
 const JAR = path.join(packageRoot(), 'gradle-plugin', 'stress-gate-gradle-plugin.jar');

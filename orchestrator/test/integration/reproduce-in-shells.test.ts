@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/base/package-root.js';
 import { writeTree, lockedCounter } from '../support/fixture-project.js';
 
 const REPO = path.resolve(packageRoot(), '..');

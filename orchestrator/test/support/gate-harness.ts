@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { main, realDeps } from '../../src/cli.js';
 import { identityKey } from '../../src/identity/identity-key.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/base/log.js';
 import { emptyQuarantine, type QuarantineSource } from '../../src/quarantine/quarantine-source.js';
 import { cannedVerdict, postedTestCases } from './fake-verdict-server.js';
 import { fakeGradle, type FakeCase } from './fake-gradle.js';

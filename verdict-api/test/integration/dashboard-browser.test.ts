@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { main, realDeps } from '../../../orchestrator/src/cli.js';
-import { createLogger } from '../../../orchestrator/src/log.js';
+import { createLogger } from '../../../orchestrator/src/base/log.js';
 import { createHttpQuarantineSource } from '../../../orchestrator/src/quarantine/http-quarantine-source.js';
 import { checkoutProject, writeTree } from '../../../orchestrator/test/support/fixture-project.js';
 import { startDemoServer, type DemoServer } from '../support/demo-server.js';
