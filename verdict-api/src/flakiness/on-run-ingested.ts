@@ -3,7 +3,7 @@
 // run) are evaluated against the flaky policy. The sweep catches up anything missed here.
 import type { Project } from '../accounts/projects.js';
 import type { DomainDeps } from '../domain/deps.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import type { ParsedRunUpload } from '../validation/parse-body.js';
 import { storedRanAt } from '../ingest/ingest-run.js';
 import { formatDateTime } from '../sql/bind.js';
@@ -27,7 +27,7 @@ export function revealedBy(project: Project, run: ParsedRunUpload, now: Date): R
   for (const t of run.testCases) {
     if (t.repetitions.length < 2) continue;
     const statuses = new Set(t.repetitions.map((r) => r.status));
-    if (statuses.size > 1) retried.push(testCaseId(project.projectId, t));
+    if (statuses.size > 1) retried.push(rememberedTestCaseId(project.projectId, t));
   }
   const ranAt = formatDateTime(storedRanAt(run, now));
   return { runId: run.runId, isCi: run.isCi, commit: run.commit, ranAt, retried };

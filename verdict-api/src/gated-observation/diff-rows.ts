@@ -2,7 +2,7 @@
 // candidate's origin when it is not new, the diff analysis, and the renamed tests not stressed;
 // and the checks that refuse an upload whose diff contradicts itself. Pure; record-gate inserts the rows.
 import { BadRequestError } from '../errors/errors.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
 
 type RunKey = { project_id: string; run_id: string; shard_index: number };
@@ -62,11 +62,11 @@ export function diffRow(k: RunKey, gate: Pick<ParsedGateUpload, 'diff'>, blocks:
 export function renamedRows(k: RunKey, gate: Pick<ParsedGateUpload, 'renamed'>, recordedAt: string): Record<string, unknown>[] {
   return gate.renamed.map((r) => ({
     ...k,
-    test_case_id: testCaseId(k.project_id, r),
+    test_case_id: rememberedTestCaseId(k.project_id, r),
     module: r.module,
     suite: r.suite,
     name: r.name,
-    from_test_case_id: testCaseId(k.project_id, r.from),
+    from_test_case_id: rememberedTestCaseId(k.project_id, r.from),
     from_module: r.from.module,
     from_suite: r.from.suite,
     from_name: r.from.name,

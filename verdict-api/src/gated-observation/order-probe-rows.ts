@@ -3,7 +3,7 @@
 // probe contradicts its outcome. Pure; record-gate inserts the rows.
 import type { OrderFinding } from '../contract.js';
 import { BadRequestError } from '../errors/errors.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
 import { failureRow } from './evidence-rows.js';
 
@@ -75,7 +75,7 @@ export function orderFindingRows(key: RunKey, candidateId: string, t: GateCase, 
     ...failureRow(key, candidateId, f.failure, recordedAt),
     position,
     role: f.role,
-    other_test_case_id: testCaseId(key.project_id, f.other),
+    other_test_case_id: rememberedTestCaseId(key.project_id, f.other),
     other_module: f.other.module,
     other_suite: f.other.suite,
     other_name: f.other.name,

@@ -5,7 +5,7 @@
 // Consumers that attribute flakiness filter source = 'organic', so nothing here marks a test
 // flaky project-wide.
 import type { Project } from '../accounts/projects.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import { formatDateTime } from '../sql/bind.js';
 import type { Database } from '../storage/database.js';
 import type { ParsedGateUpload } from '../validation/parse-body.js';
@@ -23,7 +23,7 @@ export async function recordGate(db: Database, project: Project, runId: string, 
   rejectInconsistentDiff(gate);
   const recordedAt = formatDateTime(now);
   const common = { project_id: project.projectId, run_id: runId, shard_index: gate.shard.index };
-  const cases = gate.testCases.map((t) => ({ t, id: testCaseId(project.projectId, t) }));
+  const cases = gate.testCases.map((t) => ({ t, id: rememberedTestCaseId(project.projectId, t) }));
   const repetitions = cases.flatMap(({ t, id }) =>
     t.repetitions.map((r) => ({ ...common, test_case_id: id, source: 'stress', repetition: r.repetition, status: r.status, duration_ms: r.durationMs, ran_at: recordedAt })),
   );

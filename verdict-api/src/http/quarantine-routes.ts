@@ -5,7 +5,7 @@ import { identitiesOf } from '../catalogue/test-case-identities.js';
 import type { Clock } from '../clock/clock.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { VerdictApiError } from '../errors/errors.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import { listQuarantine, pageParams } from '../quarantine/list-quarantine.js';
 import { quarantineOf, type QuarantineRecord } from '../quarantine/quarantine-store.js';
 import { setQuarantine } from '../quarantine/set-quarantine.js';
@@ -32,7 +32,7 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
     authorizeAdmin(principal, 'quarantine.write');
     const body = parseQuarantineWriteByIdentity(await jsonBody(c, caps.small));
     const identity = { module: body.module, suite: body.suite, name: body.name };
-    const id = testCaseId(principal.project.projectId, identity);
+    const id = rememberedTestCaseId(principal.project.projectId, identity);
     const { record, from } = await setQuarantine(deps, principal.project, { ...identity, testCaseId: id, ...fields(body) }, principal.actor, clock());
     return c.json(view(record, from), from === 'enabled' && record.state !== 'enabled' ? 201 : 200);
   });

@@ -3,7 +3,7 @@
 // that ran in CI on the default branch, then the run row that marks the upload complete.
 import type { Project } from '../accounts/projects.js';
 import type { RunUploadResult } from '../contract.js';
-import { testCaseId } from '../identity/test-case-id.js';
+import { rememberedTestCaseId } from '../identity/remembered-ids.js';
 import { leavesPresence } from '../storage/leaves-presence.js';
 import { absentIds, idsPresentSince, type PresenceScope } from '../presence/presence.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
@@ -110,7 +110,7 @@ async function ingestShard(db: Database, project: Project, run: ParsedRunUpload,
   const ids = new Array<string>(run.testCases.length);
   for (let start = 0; start < ids.length; start += INGEST_CHUNK) {
     const end = Math.min(start + INGEST_CHUNK, ids.length);
-    for (let i = start; i < end; i++) ids[i] = testCaseId(projectId, run.testCases[i]!);
+    for (let i = start; i < end; i++) ids[i] = rememberedTestCaseId(projectId, run.testCases[i]!);
     chunks.push({ start, ids: ids.slice(start, end) });
     if (chunks.length <= BADGES_AHEAD) askBadges(chunks.length - 1);
   }

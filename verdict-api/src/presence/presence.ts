@@ -4,7 +4,7 @@
 // chDB from the scope held whole, with no query); the ingestion badge with 90 days (absentIds,
 // uncached).
 import { dateTime, join, sql, type Sql, uuid } from '../sql/bind.js';
-import type { RememberedId } from '../identity/test-case-id.js';
+import type { RememberedId } from '../identity/remembered-ids.js';
 import { type Database, num } from '../storage/database.js';
 import { scopeKey, WHOLE_SCOPE_LIMIT } from '../storage/read-cache.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Account } from '../accounts/accounts.js';
 import type { Project } from '../accounts/projects.js';
-import { REMEMBERED_IDS, testCaseId, timesForgotten } from '../identity/test-case-id.js';
+import { REMEMBERED_IDS, rememberedTestCaseId, timesForgotten } from '../identity/remembered-ids.js';
 import type { Database } from '../storage/database.js';
 import type { ParsedVerdictRequest } from '../validation/parse-body.js';
 import { verdict } from './verdict.js';
@@ -35,9 +35,9 @@ describe('verdict: a repeated identity', () => {
     // Remember ids until they are forgotten once (one is then remembered), then up to the limit, the last
     // being 'a': the new 'b' after it in the request makes them all forgotten again.
     const before = timesForgotten();
-    for (let i = 0; timesForgotten() === before; i++) testCaseId(P, { module: ':fill', suite: 'F', name: String(i) });
-    for (let i = 0; i < REMEMBERED_IDS - 2; i++) testCaseId(P, { module: ':fill', suite: 'G', name: String(i) });
-    testCaseId(P, { module: ':app', suite: 'S', name: 'a' });
+    for (let i = 0; timesForgotten() === before; i++) rememberedTestCaseId(P, { module: ':fill', suite: 'F', name: String(i) });
+    for (let i = 0; i < REMEMBERED_IDS - 2; i++) rememberedTestCaseId(P, { module: ':fill', suite: 'G', name: String(i) });
+    rememberedTestCaseId(P, { module: ':app', suite: 'S', name: 'a' });
     const forgotten = timesForgotten();
     expect(refusal(flat(['a', 'b', 'a']))).toMatch(/^testCases\[2\]: duplicate identity of testCases\[0\]/);
     expect(timesForgotten()).toBe(forgotten + 1);

@@ -3,7 +3,7 @@
 // CI or not, skipped tests, shards, retried uploads (the same run again) and reruns (a new run of
 // the same tests), with verdicts between them, some sent while an upload is being stored. The
 // cache lives in several places (storage/read-cache.ts: known ids, the scope held whole on
-// embedded chDB, the inventory; identity/test-case-id.ts: marks on remembered ids;
+// embedded chDB, the inventory; identity/remembered-ids.ts: marks on remembered ids;
 // presence/presence.ts: merged lookups; ingest-run.ts and storage/database.ts: what a write adds),
 // and none of them may ever call an identity new that has run there, or old that has not.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
