@@ -119,7 +119,10 @@ describe('the CLI and its token', () => {
     expect(holding).toEqual([]);
     const jvmLines = (await filesUnder(path.join(gradle, 'build/stress-gate/repetitions'))).map((f) => readFileSync(f, 'utf8').split('\n')).flat().filter((l) => l.startsWith('{"event":"jvm"'));
     process.stdout.write(`${jvmLines.length} repetition JVMs described themselves; the files that hold the kept token's value: ${holding.length}\n`);
-    expect(jvmLines.length).toBeGreaterThan(3);
+    // A target's first repetition JVM describes itself (later ones of the same JVM are not asked to): one at least per target.
+    const targets = await readdir(path.join(gradle, 'build/stress-gate/repetitions'));
+    expect(targets.length).toBeGreaterThan(0);
+    expect(jvmLines.length).toBeGreaterThanOrEqual(targets.length);
     for (const line of jvmLines) expect((JSON.parse(line) as { secretEnvironment: Record<string, string> }).secretEnvironment['CI_JOB_TOKEN']).toBe(secretFingerprint('glcbt-the-job-token'));
     await rm(path.join(gradle, PROBE), { force: true });
   }, 300_000);
