@@ -11,6 +11,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { GateReport } from '../orchestrator/dist/report/gate-report.js';
+import { jvmTimeWords } from '../orchestrator/dist/report/report-document.js';
 import { startFakeVerdict } from './bench-fake-verdict.js';
 import { check, CLI, flags, intFlag, JAR, JUNIT_CP, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
@@ -83,7 +85,7 @@ function moduleProject(oldClasses: number, oldMs: number): Record<string, string
 
 interface GateJson {
   overhead?: { firstPassMs: number } | null;
-  stressPass: { wallClockMs: number; jvmsAtATime?: number; executor?: string; classArchive?: string; perJvmMs?: Record<string, number> } | null;
+  stressPass: (NonNullable<GateReport['stressPass']> & { wallClockMs: number }) | null;
   candidates: { name: string; outcome: string; recorded: unknown[] }[];
 }
 
@@ -93,12 +95,9 @@ const lastFirstPass = new Map<string, number>();
 /** --jvms: JVMs at a time (default: the CLI's own choice). */
 let jvmsAtATime = 0;
 
-/** Per project dir, the last direct run's time per JVM (the report's perJvmMs). */
-const lastTiming = new Map<string, Record<string, number>>();
-const timingOf = (dir: string): string => {
-  const t = lastTiming.get(dir);
-  return t ? `; per JVM: start ${t['start']} ms, discovery ${t['discovery']} ms, tests ${t['tests']} ms, exit ${t['exit']} ms` : '';
-};
+/** Per project dir, where the last direct run's JVM time went (the report's line). */
+const lastTiming = new Map<string, string>();
+const timingOf = (dir: string): string => (lastTiming.has(dir) ? `; ${lastTiming.get(dir)}` : '');
 
 /** One gate run (report mode) of `dir` with `executor`; its stressPass.wallClockMs. */
 async function gateOnce(dir: string, url: string, executor: string, expectCandidates: number): Promise<number> {
@@ -113,7 +112,8 @@ async function gateOnce(dir: string, url: string, executor: string, expectCandid
     throw new Error(`unexpected report (${executor}): ${JSON.stringify({ stressPass: r.stressPass, candidates: r.candidates.map((c) => [c.name, c.outcome, c.recorded.length]) })}`);
   }
   if (r.stressPass.executor !== executor) throw new Error(`asked for ${executor}, ran ${r.stressPass.executor}`);
-  if (r.stressPass.perJvmMs) lastTiming.set(dir, r.stressPass.perJvmMs);
+  const timing = jvmTimeWords(r.stressPass);
+  if (timing) lastTiming.set(dir, timing);
   if (r.overhead) lastFirstPass.set(dir, r.overhead.firstPassMs);
   return r.stressPass.wallClockMs;
 }

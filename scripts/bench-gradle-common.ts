@@ -34,7 +34,8 @@ export interface Ran {
 }
 
 /** Runs a command with a hard timeout; resolves with its exit code, wall time and output. */
-export function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {
+/** Runs a command and resolves with its exit code, wall time and output; killed after `limitMs` (STEP_TIMEOUT_MS). */
+export function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; limitMs?: number }): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -42,7 +43,7 @@ export function run(cmd: string, args: string[], opts: { cwd: string; env?: Node
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.limitMs ?? STEP_TIMEOUT_MS);
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);

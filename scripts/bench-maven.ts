@@ -21,6 +21,8 @@ import { runDirectPass } from '../orchestrator/dist/jvm/direct-pass.js';
 import { jvmOfFork } from '../orchestrator/dist/jvm/fork-jvm.js';
 import { jvmCommand, withRunner } from '../orchestrator/dist/jvm/runner-request.js';
 import { layoutClassPath } from '../orchestrator/dist/jvm/class-path-layout.js';
+import { stressPassSummary } from '../orchestrator/dist/gate/stress-pass-summary.js';
+import { jvmTimeWords } from '../orchestrator/dist/report/report-document.js';
 import type { GateCandidate } from '../orchestrator/dist/candidates/gate-candidate.js';
 import { check, flags, intFlag, load, log, median, ROOT, run, sec } from './bench-gradle-common.js';
 
@@ -66,9 +68,8 @@ async function main(): Promise<void> {
       const all = [...r.repetitions.values()].every((x) => x.length === reps && x.every((y) => y.status === 'success'));
       if (!all || r.problems.length) throw new Error(`stress pass incomplete: ${r.problems.join('; ')}`);
       stressMs.push(r.wallClockMs);
-      const t = r.timing;
-      const per = t?.jvms ? `; per JVM: start ${(t.startMs / t.jvms).toFixed(0)} ms, discovery ${(t.discoveryMs / t.jvms).toFixed(0)} ms, tests ${(t.testsMs / t.jvms).toFixed(0)} ms, exit ${(t.exitMs / t.jvms).toFixed(0)} ms` : '';
-      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)}, class archive ${r.classArchive ?? 'off'}${per} (load ${load()})`);
+      const per = jvmTimeWords(stressPassSummary(r));
+      log(`stress pass run ${i + 1}: ${sec(r.wallClockMs)}, class archive ${r.classArchive ?? 'off'}${per ? `; ${per}` : ''} (load ${load()})`);
       if (i === 0) {
         const layout = await layoutClassPath(withRunner(targets[0]!.jvm.classpath, setup.runnerJar));
         log(`  class path: ${layout.runtime.length} entries, ${layout.archived.length} archived, ${layout.reordered ? 'directories after the jars' : `the build's order${layout.kept ? ` (${layout.kept})` : ''}`}`);

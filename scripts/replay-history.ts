@@ -29,7 +29,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { flagMap } from './bench-util.js';
-import { ROOT, type Ran } from './bench-gradle-common.js';
+import { check, ROOT, run as runCommand, type Ran } from './bench-gradle-common.js';
 
 /** The pinned replay: Apache Commons CLI, first-parent commits after SEED up to LAST (Sep 28 to Oct 19, 2024). */
 const PINNED = {
@@ -162,8 +162,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const blocks: Block[] = [];
   try {
-    ok(await run('git', ['clone', '-q', '--no-checkout', mirror, repo], { cwd: work }), 'git clone');
-    const git = async (...args: string[]) => ok(await run('git', args, { cwd: repo }), `git ${args.join(' ')}`).stdout.trim();
+    check(await run('git', ['clone', '-q', '--no-checkout', mirror, repo], { cwd: work }), 'git clone');
+    const git = async (...args: string[]) => check(await run('git', args, { cwd: repo }), `git ${args.join(' ')}`).stdout.trim();
     await git('config', 'user.email', 'replay@example.com');
     await git('config', 'user.name', 'replay');
     // The remote's default branch is main here, as the verdict API's project says (the clone's origin/HEAD named the mirror's).
@@ -433,31 +433,8 @@ function printSummary(rows: Row[], blocks: Block[], wallMs: number, o: { mirror:
   log(`wall clock: ${(wallMs / 60000).toFixed(1)} min`);
 }
 
-/** Runs a command and resolves with its exit code, wall time and output; killed after `limitMs` (a stress pass has a 10-minute ceiling). */
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; limitMs?: number }): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const t = performance.now();
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.limitMs ?? 20 * 60_000);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      fail(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, ms: performance.now() - t, stdout, stderr });
-    });
-  });
-}
-
-function ok(r: Ran, what: string): Ran {
-  if (r.code !== 0) throw new Error(`${what} exited with ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
-  return r;
-}
+/** A command of the replay, killed after 20 minutes (a stress pass has a 10-minute ceiling). */
+const run = (cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Ran> => runCommand(cmd, args, { ...opts, limitMs: 20 * 60_000 });
 
 /** The verdict API of `--product`: its `demo` command on embedded chDB in a fresh data folder, on a loopback port. */
 async function startApi(bin: string, work: string): Promise<{ url: string; project: string; token: string; mrToken: string; stop(): Promise<void> }> {

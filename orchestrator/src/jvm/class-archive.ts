@@ -193,8 +193,8 @@ export class ArchiveSession {
 
   /** One word for the report: every JVM mapped an archive (`used`), the pass made one its later JVMs mapped (`made`), it recorded one for the next pass (`recorded`), or none. */
   state(): 'used' | 'made' | 'recorded' | 'off' {
-    const states = [...this.archives.values()].map((a) => a.state);
     if (this.madeInPass.size) return 'made';
+    const states = [...this.archives.values()].map((a) => a.state);
     if (states.length > 0 && states.every((s) => s === 'use')) return 'used';
     return this.recording.size ? 'recorded' : 'off';
   }
