@@ -1,6 +1,6 @@
 # The README's commands. Both install what they need first (Debian packages when run as root).
 SHELL := /bin/bash
-APT_PACKAGES := clickhouse-server gradle maven openjdk-17-jdk-headless junit4 chromium fish zsh
+APT_PACKAGES := clickhouse-server zookeeper gradle maven openjdk-17-jdk-headless junit4 chromium fish zsh
 PLUGIN_JAR := gradle-plugin/build/libs/stress-gate-gradle-plugin.jar
 # The copy the CLI's npm package carries (and finds at run time), beside its init-script template.
 PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar

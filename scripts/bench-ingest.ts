@@ -100,7 +100,8 @@ function timed(db: Database, stages: Map<string, number[]>): Database {
     ping: () => e.ping(),
     close: () => e.close(),
   };
-  return { engine, name: db.name, t: db.t, cache: db.cache, secrets: db.secrets };
+  const view: Database = { engine, name: db.name, t: db.t, cache: db.cache, secrets: db.secrets, forProject: async () => view };
+  return view;
 }
 
 async function profile(b: Bench): Promise<void> {

@@ -13,8 +13,7 @@ import { startServer } from './server.js';
 import type { ConnectionLimits } from './limits/connection-limits.js';
 import { ACCOUNT_RATE, type AccountRate } from './limits/account-rate.js';
 import { STORAGE_QUOTA, type StorageQuota } from './limits/storage-quota.js';
-import { migrate } from './storage/migrate.js';
-import { openDatabase } from './storage/open.js';
+import { migrateDatabase, openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
 import { runTelemetry } from './telemetry/queries.js';
 
@@ -99,6 +98,7 @@ async function serveCommand(config: Config): Promise<number> {
   return waitForSignal(async () => {
     await server.close();
     await db.engine.close();
+    await db.coordinator?.close();
   });
 }
 
@@ -109,7 +109,7 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
   if ('error' in wanted) throw new UsageError(wanted.error);
   const log = createLogger(config.LOG_LEVEL);
   const db = openDatabase(config);
-  await migrate(db.engine, db.name);
+  await migrateDatabase(db);
   const { projects, adminCredential } = await setUpDemoProjects(db, wanted.handles);
   const server = await startServer(db, log, config.VERDICT_API_HOST, config.VERDICT_API_PORT, serverOptions(config));
   const env = demoEnv(server.url, projects, adminCredential);
@@ -126,6 +126,7 @@ async function demoCommand(config: Config, args: string[]): Promise<number> {
   return waitForSignal(async () => {
     await server.close();
     await db.engine.close();
+    await db.coordinator?.close();
   });
 }
 
@@ -161,12 +162,13 @@ async function adminCommand(config: Config, args: string[]): Promise<number> {
   }
   const db = openForCommand(config);
   try {
-    await migrate(db.engine, db.name);
+    await migrateDatabase(db);
     const out = await adminAction(localAdmin(db), sub, need, values);
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   } finally {
     await db.engine.close();
+    await db.coordinator?.close();
   }
 }
 
@@ -263,7 +265,7 @@ async function telemetryCommand(config: Config, args: string[]): Promise<number>
   if (since && Number.isNaN(since.getTime())) throw new UsageError(`telemetry: --since must be a date (YYYY-MM-DD), not "${values.since}"`);
   const db = openForCommand(config);
   try {
-    await migrate(db.engine, db.name);
+    await migrateDatabase(db);
     let projectId: string | undefined;
     let defaultBranch: string | null = null;
     if (values.project !== undefined) {
@@ -278,6 +280,7 @@ async function telemetryCommand(config: Config, args: string[]): Promise<number>
     return answers.some((a) => a.error !== null) ? 1 : 0;
   } finally {
     await db.engine.close();
+    await db.coordinator?.close();
   }
 }
 

@@ -58,6 +58,12 @@ async function claimAndCreate(db: Database, input: { accountId: string; handle: 
   const taken = await db.engine.query<{ n: unknown }>(sql`SELECT count() AS n FROM ${db.t('projects')} WHERE handle = ${input.handle}`);
   if (num(taken[0]?.n ?? 0) > 0) throw unavailable();
   const projectId = randomUUID();
+  // On a cluster, API instances agree in ZooKeeper (coordinator.ts): the first to create the
+  // handle's node owns it. Its claim row is still written, for the reads of one node below.
+  if (db.coordinator) {
+    const held = await db.coordinator.claimOnce(JSON.stringify(['handle', input.handle]), projectId);
+    if (!held.created) throw unavailable();
+  }
   await db.engine.insert(db.t('project_handle_claims'), [
     { handle: input.handle, project_id: projectId, account_id: input.accountId, claimed_at: formatDateTime(new Date()), seq: nextVersion() },
   ]);

@@ -25,8 +25,26 @@ export const ConfigSchema = v.object({
   VERDICT_API_HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '127.0.0.1'),
   /** Port to listen on; 0 picks a free one. Default 8787. */
   VERDICT_API_PORT: v.optional(port, '8787'),
-  /** A ClickHouse server (http://user:pass@host:8123). Unset: embedded chDB. */
-  CLICKHOUSE_URL: v.optional(v.pipe(v.string(), v.url('must be a URL such as http://127.0.0.1:8123'))),
+  /**
+   * A ClickHouse server (http://user:pass@host:8123), or a cluster's nodes separated by commas,
+   * tried in that order (every API instance should list them in the same order). Unset: embedded chDB.
+   */
+  CLICKHOUSE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => value.split(',').every((u) => URL.canParse(u.trim()) && /^https?:$/.test(new URL(u.trim()).protocol)), 'must be a URL such as http://127.0.0.1:8123, or several separated by commas'),
+    ),
+  ),
+  /**
+   * The cluster (a name in the servers' remote_servers) to lay the tables out over: sharded by
+   * project, replicated (storage/cluster.ts). Needs CLICKHOUSE_URL and STRESS_GATE_ZOOKEEPER.
+   */
+  CLICKHOUSE_CLUSTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier'))),
+  /**
+   * The cluster's ZooKeeper (host:port, several separated by commas), where API instances claim
+   * run ids, gate results and handles, and take the migration lock: ClickHouse has no compare-and-set.
+   */
+  STRESS_GATE_ZOOKEEPER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'must be host:port, or several separated by commas'))),
   /** The database the service owns. Default stress_gate. */
   CLICKHOUSE_DATABASE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')), 'stress_gate'),
   /** chDB's data directory, kept across restarts. Default: defaultDataDir() (loadConfig fills it in). */
@@ -95,7 +113,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   input['STRESS_GATE_DATA_DIR'] ??= defaultDataDir(env);
   const result = v.safeParse(ConfigSchema, input);
-  if (result.success) return result.output;
+  if (result.success) {
+    const { CLICKHOUSE_CLUSTER, CLICKHOUSE_URL, STRESS_GATE_ZOOKEEPER } = result.output;
+    if (CLICKHOUSE_CLUSTER !== undefined && CLICKHOUSE_URL === undefined) {
+      throw new VerdictApiError('CONFIG_INVALID', 'CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL (the cluster\'s nodes); embedded chDB is one node', 'CLICKHOUSE_CLUSTER');
+    }
+    if (CLICKHOUSE_CLUSTER !== undefined && STRESS_GATE_ZOOKEEPER === undefined) {
+      throw new VerdictApiError('CONFIG_INVALID', 'CLICKHOUSE_CLUSTER: needs STRESS_GATE_ZOOKEEPER (the cluster\'s ZooKeeper), where API instances claim run ids', 'CLICKHOUSE_CLUSTER');
+    }
+    return result.output;
+  }
   const issue = result.issues[0];
   const field = fieldPath((issue.path ?? []).map((p) => p.key as string));
   throw new VerdictApiError('CONFIG_INVALID', `${field}: ${issue.message}`, field);

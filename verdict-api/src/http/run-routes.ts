@@ -27,6 +27,7 @@ import { listRuns } from '../run-page/list-runs.js';
 import { runPage, testCasePage } from '../run-page/run-page.js';
 import { renderRunReport } from '../run-report/render-markdown.js';
 import { parseGateUpload, parseRunUpload } from '../validation/parse-body.js';
+import type { Database } from '../storage/database.js';
 import type { AppEnv } from './app-env.js';
 import { authorizeAdmin } from './authorize.js';
 import { sizedTestCasesBody } from './json-body.js';
@@ -45,11 +46,13 @@ export interface RunRoutesDeps extends DomainDeps {
 
 /** Adds GET/POST …/runs, GET …/runs/:runId, GET …/runs/:runId/report.md and POST …/runs/:runId/gate. */
 export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
-  const { db, clock, caps, bodies, storage } = deps;
+  const { clock, caps, bodies, storage } = deps;
+  /** The database as the caller's project uses it: on a cluster, its shard (database.ts forProject). */
+  const projectDb = (principal: Principal) => deps.db.forProject(principal.project.projectId);
 
   api.get('/:project/runs', async (c) => {
     authorizeAdmin(c.get('principal'), 'runs.list');
-    return c.json({ runs: await listRuns(db, c.get('principal').project) });
+    return c.json({ runs: await listRuns(await projectDb(c.get('principal')), c.get('principal').project) });
   });
   api.post('/:project/runs', async (c) => {
     const principal = c.get('principal');
@@ -66,9 +69,10 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
       throw new VerdictApiError('FORBIDDEN', `branch: a merge-request token cannot upload the default branch's history ("${project.defaultBranch}"); protected-branch jobs use the project's default-branch token`, 'branch');
     }
     const run = principal.scope === 'merge-request' ? { ...parsed, isCi: false } : parsed;
+    const db = await projectDb(principal);
     const reservation = await storage.reserve(principal.account.accountId, runUsage(run, body.bytes, keepsFingerprints(project, run)), enforced(principal));
     const result = await stored(reservation, c.get('log'), async () => {
-      await claimRun(principal, run.runId, now);
+      await claimRun(db, principal, run.runId, now);
       const ingested = await ingestRun(db, project, run, now);
       return { value: ingested, wrote: !ingested.duplicate };
     });
@@ -76,11 +80,13 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     return c.json(result, 201);
   });
   api.get('/:project/runs/:runId/report.md', async (c) => {
-    const page = await runPage(db, c.get('principal').project, await readableRunId(c.get('principal'), c.req.param('runId')));
+    const db = await projectDb(c.get('principal'));
+    const page = await runPage(db, c.get('principal').project, await readableRunId(db, c.get('principal'), c.req.param('runId')));
     return c.body(renderRunReport(page), 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
   });
   api.get('/:project/runs/:runId', async (c) => {
-    const runId = await readableRunId(c.get('principal'), c.req.param('runId'));
+    const db = await projectDb(c.get('principal'));
+    const runId = await readableRunId(db, c.get('principal'), c.req.param('runId'));
     return c.json(await runPage(db, c.get('principal').project, runId, testCasePage(c.req.query('after'), c.req.query('limit'), c.req.query('afterCandidate'))));
   });
   api.post('/:project/runs/:runId/gate', async (c) => {
@@ -99,8 +105,9 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
     rejectInconsistentOrderProbes(gate.testCases);
     rejectInconsistentDiff(gate);
     const reservation = await storage.reserve(principal.account.accountId, gateUsage(gate, body.bytes), enforced(principal));
+    const db = await projectDb(principal);
     const answer = await stored(reservation, c.get('log'), async () => {
-      await claimRun(principal, runId, now);
+      await claimRun(db, principal, runId, now);
       const result = await claim(db, principal.project.projectId, runId, 'gate', gate.shard.index, { actor: principal.actor, scope: principal.scope, bodyHash: bodyHash(gate) }, now);
       if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: the gate result of run "${runId}" shard ${gate.shard.index} is already recorded; it is written once`, 'runId');
       if (result.repeated) return { value: { repetitions: gate.testCases.reduce((n, t) => n + t.repetitions.length, 0), duplicate: true }, wrote: false };
@@ -114,7 +121,7 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
    * job's page and report); another run, another branch's output tails included, is the same 404
    * as a run that does not exist. Other credentials read the project's runs.
    */
-  async function readableRunId(principal: Principal, value: string): Promise<string> {
+  async function readableRunId(db: Database, principal: Principal, value: string): Promise<string> {
     const runId = runIdParam(value);
     if (principal.credential === 'project_token' && principal.scope === 'merge-request' && (await runOwner(db, principal.project.projectId, runId)) !== principal.actor) {
       throw new VerdictApiError('NOT_FOUND', `no run "${runId}" in this project`, 'runId');
@@ -123,7 +130,7 @@ export function runRoutes(api: Hono<AppEnv>, deps: RunRoutesDeps): void {
   }
 
   /** Claims the run id for the caller's credential; 409 when another credential wrote under it first. */
-  async function claimRun(principal: Principal, runId: string, now: Date): Promise<void> {
+  async function claimRun(db: Database, principal: Principal, runId: string, now: Date): Promise<void> {
     const result = await claim(db, principal.project.projectId, runId, 'run', 0, { actor: principal.actor, scope: principal.scope, bodyHash: '' }, now);
     if (!result.mine) throw new VerdictApiError('CONFLICT', `runId: run "${runId}" was uploaded with another credential; a run id belongs to the job that uploaded it first: choose another`, 'runId');
   }

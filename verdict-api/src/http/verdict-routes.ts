@@ -32,7 +32,7 @@ export interface VerdictRoutesDeps {
 
 /** Adds POST …/verdict. */
 export function verdictRoutes(api: Hono<AppEnv>, deps: VerdictRoutesDeps): void {
-  const { db, caps, bodies, verdicts, verdictLog, clock } = deps;
+  const { caps, bodies, verdicts, verdictLog, clock } = deps;
   api.post('/:project/verdict', async (c) => {
     const { project, account } = c.get('principal');
     // The body is in before a place is asked for (a slow body holds none), and parsed once
@@ -53,7 +53,8 @@ export function verdictRoutes(api: Hono<AppEnv>, deps: VerdictRoutesDeps): void 
         bytes = null; // not held through the verdict's wait (startVerdict)
         budget.release();
       }
-      const { pending, context } = startVerdict(db, project, account, request, place.during);
+      // On a cluster, the project's shard only (database.ts forProject): a verdict touches one shard.
+      const { pending, context } = startVerdict(await deps.db.forProject(project.projectId), project, account, request, place.during);
       const answer = await pending;
       await verdictLog.record(answer, context, clock());
       return c.json(answer);

@@ -8,7 +8,9 @@
 // ClickHouse has no compare-and-set. Claims of one key are made one at a time in this process
 // (read, then insert when there is none); the earliest claim by seq owns the key, read back after
 // the insert. Two API processes sharing one clickhouse-server that claim one new run id within
-// the same few milliseconds could both go on (docs/security.md says so).
+// the same few milliseconds could both go on (docs/security.md says so). On a cluster, where
+// several API instances are the point, a new claim is made in ZooKeeper first (coordinator.ts):
+// one instance creates the key's node and owns it, the others read the owner from the node.
 import { createHash } from 'node:crypto';
 import type { TokenScope } from '../accounts/tokens.js';
 import { formatDateTime, sql, uuid } from '../sql/bind.js';
@@ -56,11 +58,23 @@ export async function claim(db: Database, projectId: string, runId: string, kind
 async function claimOnce(db: Database, projectId: string, runId: string, kind: ClaimKind, shardIndex: number, claimant: Claimant, now: Date): Promise<ClaimResult> {
   const owner = await ownerOf(db, projectId, runId, kind, shardIndex);
   if (owner) return judge(owner, claimant, true);
-  await db.engine.insert(db.t('run_claims'), [
-    { project_id: projectId, run_id: runId, kind, shard_index: shardIndex, actor: claimant.actor, scope: claimant.scope, body_hash: claimant.bodyHash, claimed_at: formatDateTime(now), seq: nextVersion() },
-  ]);
+  if (db.coordinator) {
+    const held = await db.coordinator.claimOnce(JSON.stringify(['run-claim', projectId, runId, kind, shardIndex]), JSON.stringify({ actor: claimant.actor, bodyHash: claimant.bodyHash }));
+    const first = JSON.parse(held.value) as { actor: string; bodyHash: string };
+    // The owner's row, for the reads that follow (runOwner, the next claim): written by the
+    // instance that created the node, or again by its retry when that write was lost.
+    if (first.actor === claimant.actor && first.bodyHash === claimant.bodyHash) await insertClaim(db, projectId, runId, kind, shardIndex, claimant, now);
+    return judge(first, claimant, !held.created);
+  }
+  await insertClaim(db, projectId, runId, kind, shardIndex, claimant, now);
   // Read back: another process may have claimed it meanwhile, and the earliest claim owns it.
   return judge((await ownerOf(db, projectId, runId, kind, shardIndex))!, claimant, false);
+}
+
+function insertClaim(db: Database, projectId: string, runId: string, kind: ClaimKind, shardIndex: number, claimant: Claimant, now: Date): Promise<void> {
+  return db.engine.insert(db.t('run_claims'), [
+    { project_id: projectId, run_id: runId, kind, shard_index: shardIndex, actor: claimant.actor, scope: claimant.scope, body_hash: claimant.bodyHash, claimed_at: formatDateTime(now), seq: nextVersion() },
+  ]);
 }
 
 function judge(owner: { actor: string; bodyHash: string }, claimant: Claimant, existed: boolean): ClaimResult {

@@ -1,6 +1,8 @@
 // One ClickHouse database of the service: an engine and the name every table is qualified with.
 import { leavesPresence } from './leaves-presence.js';
-import { ident, Sql } from '../sql/bind.js';
+import { ident, quoteString, Sql } from '../sql/bind.js';
+import { loadShards, localName, type Shard, shardOfProject, WHOLE_ON_EVERY_NODE } from './cluster.js';
+import type { Coordinator } from './coordinator.js';
 import type { ClickHouseEngine } from './engine.js';
 import { ephemeralSecretBox, type SecretBox } from './secret-box.js';
 import { ReadCache, scopeKey } from './read-cache.js';
@@ -61,6 +63,14 @@ export interface Database {
   readonly cache: ReadCache;
   /** Seals the secrets stored here that must be read back (webhook secrets; secret-box.ts). */
   readonly secrets: SecretBox;
+  /** On a cluster: where API instances claim what must be claimed once (coordinator.ts). */
+  readonly coordinator?: Coordinator;
+  /**
+   * This database as one project's requests should use it: on a cluster, its sharded tables are
+   * read on the project's shard only (cluster.ts), so a shard that is down fails only its own
+   * projects; on one node, this database itself.
+   */
+  forProject(projectId: string): Promise<Database>;
 }
 
 /** Tables whose rows decide who a caller is. */
@@ -76,7 +86,7 @@ const PRESENCE_TABLES = new Set(['test_case_runs', 'test_case_branch_presence'])
  * (DDL, a mutation, INSERT … SELECT) empties the cache. `secrets`: the configured key (open.ts);
  * by default one of this process only.
  */
-export function database(engine: ClickHouseEngine, name: string, secrets: SecretBox = ephemeralSecretBox()): Database {
+export function database(engine: ClickHouseEngine, name: string, secrets: SecretBox = ephemeralSecretBox(), coordinator?: Coordinator): Database {
   const db = ident(name);
   // chDB locks its data directory to one process, and within it the service opens one Database
   // (open.ts): its presence is written through here only, so a scope may be held whole.
@@ -87,6 +97,8 @@ export function database(engine: ClickHouseEngine, name: string, secrets: Secret
     get kind() {
       return engine.kind;
     },
+    cluster: engine.cluster,
+    remoteCredentials: engine.remoteCredentials,
     async command(statement) {
       try {
         await engine.command(statement);
@@ -117,7 +129,51 @@ export function database(engine: ClickHouseEngine, name: string, secrets: Secret
     ping: () => engine.ping(),
     close: () => engine.close(),
   };
-  return { engine: tracked, name, t: (table) => new Sql(`${db.text}.${ident(table).text}`), cache, secrets };
+  const t = (table: TableName) => new Sql(`${db.text}.${ident(table).text}`);
+  const whole: Database = { engine: tracked, name, t, cache, secrets, coordinator, forProject: async () => whole };
+  if (engine.cluster === undefined) return whole;
+  whole.forProject = onShardOf(whole, engine.cluster);
+  return whole;
+}
+
+/**
+ * `forProject` of a database on a cluster: the project's shard (cluster.ts shardOfProject), read
+ * through remote() over its replicas, which fails over between them in order. Its writes still go
+ * through the Distributed tables (written to the shard before they are acknowledged).
+ */
+function onShardOf(whole: Database, cluster: string): (projectId: string) => Promise<Database> {
+  let shards: Promise<Shard[]> | null = null;
+  const views = new Map<number, Database>();
+  const view = (shard: Shard): Database => {
+    const remoteOf = (table: TableName) =>
+      `remote(${quoteString(shard.replicas.join('|'))}, ${ident(whole.name).text}, ${ident(localName(table)).text}${whole.engine.remoteCredentials ?? ''})`;
+    const back = new Map<string, Sql>();
+    const t = (table: TableName): Sql => {
+      if (WHOLE_ON_EVERY_NODE.has(table)) return whole.t(table);
+      const text = remoteOf(table);
+      back.set(text, whole.t(table));
+      return new Sql(text);
+    };
+    const engine: ClickHouseEngine = {
+      kind: whole.engine.kind,
+      cluster,
+      command: (statement) => whole.engine.command(statement),
+      query: (statement) => whole.engine.query(statement),
+      insert: (table, rows) => whole.engine.insert(back.get(table.text) ?? table, rows),
+      ping: () => whole.engine.ping(),
+      close: () => whole.engine.close(),
+    };
+    return { ...whole, engine, t };
+  };
+  return async (projectId) => {
+    shards ??= loadShards(whole.engine, cluster).catch((error: unknown) => {
+      shards = null;
+      throw error;
+    });
+    const list = await shards;
+    const shard = list[shardOfProject(projectId, list.length)]!;
+    return views.get(shard.num) ?? views.set(shard.num, view(shard)).get(shard.num)!;
+  };
 }
 
 /** Test case runs that leave presence (storage/leaves-presence.ts, migration 0010) are known in their scope. */

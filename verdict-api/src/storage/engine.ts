@@ -8,6 +8,10 @@ export type EngineKind = 'embedded' | 'server';
 /** A ClickHouse that runs SQL in the dialect common to 18.16 and 26.x. */
 export interface ClickHouseEngine {
   readonly kind: EngineKind;
+  /** The cluster its tables are laid out over (cluster.ts); undefined for one node. */
+  readonly cluster?: string;
+  /** On a cluster: `, 'user', 'password'` for remote() to reach the other nodes as this engine's user ('' for default). */
+  readonly remoteCredentials?: string;
   /** Runs a statement that returns no rows (DDL, ALTER). */
   command(statement: Sql): Promise<void>;
   /** Runs a SELECT and returns its rows (JSONEachRow). Omit the FORMAT clause. */

@@ -1,6 +1,7 @@
 export interface ClickHouseServer {
   url: string;
   port: number;
+  tcpPort: number;
   dir: string;
   /** The server process id (benchmarks read its CPU time from /proc). */
   pid: number | undefined;
@@ -8,6 +9,6 @@ export interface ClickHouseServer {
 }
 export function clickhouseServerBinary(): string;
 export function freePort(): Promise<number>;
-/** Starts a server; `port` and `dir` let a test restart one on the same address and data. */
-export function startClickHouseServer(options?: { port?: number; dir?: string }): Promise<ClickHouseServer>;
+/** Starts a server; `port`, `tcpPort` and `dir` let a test restart one on the same address and data; `extraConfig` adds to its config.xml. */
+export function startClickHouseServer(options?: { port?: number; tcpPort?: number; dir?: string; extraConfig?: string }): Promise<ClickHouseServer>;
 export function removeServerDir(server: ClickHouseServer): void;

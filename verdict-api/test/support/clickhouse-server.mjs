@@ -29,11 +29,14 @@ export async function freePort() {
   });
 }
 
-/** Starts a server; `port` lets a test restart one on the same address. */
+/**
+ * Starts a server; `port` (and `tcpPort`) let a test restart one on the same address, `dir` on the
+ * same data. `extraConfig`: more of config.xml (a cluster's ZooKeeper, remote_servers and macros).
+ */
 export async function startClickHouseServer(options = {}) {
   const bin = clickhouseServerBinary();
   const port = options.port ?? (await freePort());
-  const tcpPort = await freePort();
+  const tcpPort = options.tcpPort ?? (await freePort());
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'stress-gate-ch-'));
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(
@@ -53,6 +56,7 @@ export async function startClickHouseServer(options = {}) {
   <default_database>default</default_database>
   <mark_cache_size>268435456</mark_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
+${options.extraConfig ?? ''}
 </yandex>
 `,
   );
@@ -98,6 +102,7 @@ export async function startClickHouseServer(options = {}) {
   return {
     url,
     port,
+    tcpPort,
     dir,
     /** The server's process id (benchmarks read its CPU time from /proc). */
     pid: child.pid,

@@ -1,0 +1,95 @@
+// What several API instances on one cluster agree through: the cluster's ZooKeeper. ClickHouse
+// has no compare-and-set, so a claim read back from a replicated table can be won by two
+// instances that race (each reads its own write first). A ZooKeeper node can be created once:
+// whoever creates it owns the claim, and everyone else reads the owner from it.
+import { createHash } from 'node:crypto';
+import zookeeper from 'node-zookeeper-client';
+import { StorageUnavailableError } from '../errors/errors.js';
+
+/** How long one ZooKeeper operation may wait (for a connection, too) before it is a 503. */
+const OPERATION_MS = 3_000;
+
+export interface Coordinator {
+  /**
+   * Creates `key` holding `value` unless it exists. Returns what it holds: `value` and
+   * `created` when this call made it, the first creator's value otherwise.
+   */
+  claimOnce(key: string, value: string): Promise<{ value: string; created: boolean }>;
+  /** Runs `work` while no other instance runs work under `name` (an ephemeral lock node). */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Connects to `connect` (host:port,…) and keeps every node under /stress-gate/<database>. */
+export function openZooKeeperCoordinator(connect: string, database: string): Coordinator {
+  const client = zookeeper.createClient(connect, { sessionTimeout: 10_000, retries: 0, spinDelay: 500 });
+  client.connect();
+  const root = `/stress-gate/${database}`;
+
+  const call = <T>(what: string, start: (done: (error: unknown, value?: T) => void) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new StorageUnavailableError(`ZooKeeper (${connect}) did not answer ${what} within ${OPERATION_MS / 1000} s`)), OPERATION_MS);
+      start((error, value) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(value as T);
+      });
+    });
+  const unavailable = (what: string, error: unknown) =>
+    error instanceof StorageUnavailableError ? error : new StorageUnavailableError(`ZooKeeper (${connect}) ${what}: ${(error as Error).message ?? String(error)}`, { cause: error });
+  const isCode = (error: unknown, code: number) => (error as { getCode?: () => number }).getCode?.() === code;
+
+  const parentsMade = new Set<string>();
+  const ensureParent = async (path: string) => {
+    const parent = path.slice(0, path.lastIndexOf('/'));
+    if (parentsMade.has(parent)) return;
+    await call<string>(`mkdirp ${parent}`, (done) => client.mkdirp(parent, done));
+    parentsMade.add(parent);
+  };
+  const read = (path: string) => call<Buffer>(`read ${path}`, (done) => client.getData(path, done)).then((b) => b.toString('utf8'));
+
+  return {
+    async claimOnce(key, value) {
+      // Hashed: a key is any text (a run id is up to 200 characters); a node name may not hold '/'.
+      const path = `${root}/claims/${createHash('sha256').update(key).digest('hex')}`;
+      try {
+        await ensureParent(path);
+        try {
+          await call<string>(`create ${path}`, (done) => client.create(path, Buffer.from(value, 'utf8'), zookeeper.CreateMode.PERSISTENT, done));
+          return { value, created: true };
+        } catch (error) {
+          if (!isCode(error, zookeeper.Exception.NODE_EXISTS)) throw error;
+          return { value: await read(path), created: false };
+        }
+      } catch (error) {
+        throw unavailable(`claim ${key}`, error);
+      }
+    },
+    async exclusive(name, work) {
+      const path = `${root}/locks/${name}`;
+      try {
+        await ensureParent(path);
+        for (;;) {
+          try {
+            await call<string>(`lock ${path}`, (done) => client.create(path, Buffer.alloc(0), zookeeper.CreateMode.EPHEMERAL, done));
+            break;
+          } catch (error) {
+            if (!isCode(error, zookeeper.Exception.NODE_EXISTS)) throw error;
+            // Held by another instance (or by a crashed one until its session expires).
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        }
+      } catch (error) {
+        throw unavailable(`lock ${name}`, error);
+      }
+      try {
+        return await work();
+      } finally {
+        await call<void>(`unlock ${path}`, (done) => client.remove(path, -1, done)).catch(() => undefined);
+      }
+    },
+    async close() {
+      client.close();
+    },
+  };
+}
