@@ -1,7 +1,6 @@
-// From the first pass to a gate report: ask the verdict, apply the guards, run the stress pass,
-// classify every candidate and decide.
+// From the verdict's first answer to a gate report: apply the guards, run the stress pass,
+// classify every candidate and decide. (run-gate.ts asks the verdict first: ask-verdict.ts.)
 import { joinCandidates, toStress, type GateCandidate } from '../candidates/gate-candidate.js';
-import type { Config } from '../config/config.js';
 import { groupInvocations } from '../candidates/invocation-groups.js';
 import { classifyCandidate, decideGate, findingsOf, type CandidateResult } from '../enforce/outcome.js';
 import { decideFailedBuild, judgeFailedInBuild } from '../enforce/failed-in-build.js';
@@ -16,81 +15,49 @@ import { probeOrder } from '../order-probe/order-findings.js';
 import { probeSettings } from '../config/probe-settings.js';
 import type { ProbeSummary } from '../repetitions/order-probe-result.js';
 import { reproduction } from '../reproduce/reproduce-command.js';
-import type { VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
 import { cancelled } from './cancellation.js';
 import { firstPassSummary, stoppedReport } from './finish-gate.js';
 import { stressPassSummary } from './stress-pass-summary.js';
 import type { GateDeps } from './gate-deps.js';
-import type { DiffSources } from '../diff/diff-sources.js';
-import { skippedAnalysis, type DiffAnalysis } from '../diff/diff-analysis.js';
+import type { DiffAnalysis } from '../diff/diff-analysis.js';
 import { widenVerdict, withoutModified, type WidenedVerdict } from '../diff/diff-candidates.js';
 import { identityKey } from '../identity/identity-key.js';
+import { analyseDiff, ranIn, requestVerdict, type AskedVerdict, type VerdictQuestion } from './ask-verdict.js';
+import type { UploadedRun } from './upload-run.js';
 
-/** What the verdict step needs from the run so far. */
-export interface VerdictContext {
-  mode: 'report' | 'enforce';
-  config: Config;
-  first: FirstPass;
-  client: VerdictClient;
+/** What the decision needs from the run so far. */
+export interface VerdictContext extends VerdictQuestion {
+  /** The verdict's first answer (run-gate.ts asks it before the run's upload leaves). */
+  asked: AskedVerdict;
   build: BuildAdapter;
   gradleArgs: readonly string[];
   muted: ReadonlySet<string>;
-  /** The run's upload, started before the verdict request; awaited here only by a CI run of the
-   * default branch (see below), otherwise after the stress pass. */
-  uploaded?: Promise<UploadedRun | null>;
-  /** The upload has already failed (a bug in it: a gate error, so no stress pass is started for nothing). */
-  uploadFailed?: () => boolean;
-  /** Where the upload is being recorded (known before it is stored). */
-  recordedOn?: UploadedRun | null;
-  /** Set to deps.now() when the gate has decided what to stress: the stress pass starts then. */
-  marks?: { decidedAt?: number };
-  /** The merge request's diff: modified tests, renames, day one (absent: no diff analysis). */
-  diff?: DiffSources;
+  /**
+   * The run's upload, started once the verdict was answered: resolves to where it was stored (null:
+   * not stored, a warning), rejects when the upload itself broke (the gate's own trouble). The same
+   * promise at every call, so one that has already failed is seen before the stress pass. Awaited
+   * here only by a CI run of the default branch; run-gate.ts awaits it after the decision.
+   */
+  awaitUpload: () => Promise<UploadedRun | null>;
 }
 
-/** Where a stored upload was recorded. */
-export interface UploadedRun {
-  branch: string;
-  isCi: boolean;
-}
-
-/** Asks the verdict and, when there is something to stress and no guard fires, stresses it. */
+/** From the verdict's first answer: when there is something to stress and no guard fires, stresses it. */
 export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Promise<GateReport> {
-  const { mode, config, first, client } = ctx;
+  const { mode, config, first } = ctx;
   const log = deps.logger.child({ module: 'decide-on-verdict' });
-  const ran = first.cases.filter((c) => c.status !== 'skipped');
+  const ran = ranIn(first);
   const headBranch = ctx.recordedOn?.branch ?? null;
-  // The diff goes first: the fingerprints of the tests in the files it touched go with the verdict
-  // request, so the server can answer which are renames. Its trouble is said and never stops the gate.
-  const analyse = async (defaultBranch: string | null): Promise<DiffAnalysis | null> =>
-    ctx.diff
-      ? ctx.diff.analyse(ran, { headBranch, defaultBranch }).catch((e: unknown) => {
-          log.warn({ err: e }, 'the diff analysis failed');
-          return skippedAnalysis(`the diff analysis failed: ${(e as Error).message ?? String(e)}`);
-        })
-      : null;
-  let analysis = await analyse(null);
+  let { answer, analysis } = ctx.asked;
   // Fingerprints sent when no diff could be had: the server's new tests', asked again (below).
   let fingerprinted: Map<string, string> | null = null;
-  const ask = () =>
-    client.verdict({
-      runId: config.runId,
-      mode,
-      testCases: ran.map((c) => {
-        // Only a test the diff added can be a rename (one it modified or left alone had its name at the merge base).
-        const inDiff = analysis?.tests.get(identityKey(c));
-        const fingerprint = (inDiff?.change.change === 'added' ? inDiff.located.fingerprint : undefined) ?? fingerprinted?.get(identityKey(c));
-        return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, ...(fingerprint ? { fingerprint } : {}) };
-      }),
-    });
-  let answer = await ask();
-  // A CI run of the default branch is itself history: the verdict asked while its upload was in
-  // flight may not count it yet, so that (rare) run asks again once the upload is stored. Any
-  // other run's upload goes on during the stress pass (nothing in it needs the run stored) and is
-  // awaited before the gated observation refers to it.
+  const ask = () => requestVerdict(ctx, analysis, fingerprinted);
+  // A CI run of the default branch is itself history: the verdict was asked before its upload
+  // left, so it does not count it yet, and that (rare) run asks again once the upload is stored.
+  // Any other run's upload goes on during the stress pass (nothing in it needs the run stored)
+  // and is awaited by run-gate.ts before the gated observation refers to it.
   const on = ctx.recordedOn;
-  if (answer.ok && on?.isCi && on.branch === answer.value.defaultBranch && (await ctx.uploaded)) answer = await ask();
+  if (answer.ok && on?.isCi && on.branch === answer.value.defaultBranch && (await ctx.awaitUpload())) answer = await ask();
   if (!answer.ok) return stoppedReport(mode, config, first, { kind: 'server_unavailable', problem: answer.problem });
   if (!answer.value.entitled) {
     log.debug({ projectId: answer.value.projectId }, 'the account is not entitled to the stress gate');
@@ -100,7 +67,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   // when a new test lies in a file the diff touched (its fingerprint may make it a rename).
   const server = answer.value;
   if (server.defaultBranch && analysis && (analysis.noBase || (analysis.from === 'origin/HEAD' && analysis.ref !== server.defaultBranch))) {
-    analysis = await analyse(server.defaultBranch);
+    analysis = await analyseDiff(ctx, server.defaultBranch, deps);
     const touched = analysis?.tests;
     if (touched && server.candidates.some((c) => touched.has(identityKey(c)))) {
       const again = await ask();
@@ -157,7 +124,10 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       candidates = [...kept, ...leftOut];
     }
   }
-  if (candidates.length === 0 && guard === null) return withDiff(stoppedReport(mode, config, first, { kind: 'no_candidates' }));
+  // The gate's own time after Gradle ended counts to the start of the stress pass (or to the decision without one).
+  let stressedAt: number | null = null;
+  const withOverhead = <T extends GateReport>(report: T): T => ({ ...report, overhead: overheadOf(first, stressedAt ?? deps.now(), deps) });
+  if (candidates.length === 0 && guard === null) return withOverhead(withDiff(stoppedReport(mode, config, first, { kind: 'no_candidates' })));
 
   let results: CandidateResult[];
   let stressPass: GateReport['stressPass'] = null;
@@ -168,8 +138,10 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   } else if (stress.length === 0) {
     results = candidates.map((c) => classifyCandidate(c, [], false));
   } else {
-    if (ctx.uploadFailed?.()) await ctx.uploaded; // throws: the gate's own trouble
-    if (ctx.marks) ctx.marks.decidedAt = deps.now();
+    // An upload that has already failed (a bug in it) is the gate's own trouble: no stress pass is
+    // started for nothing. Raced against a settled value, an upload still in flight is not waited for.
+    await Promise.race([ctx.awaitUpload(), null]);
+    stressedAt = deps.now();
     const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal ? { signal: deps.signal } : {});
     stressPass = stressPassSummary(pass);
     const signal = cancelled(deps.signal);
@@ -203,7 +175,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const orderBlocks = verdict.parameters.orderFindingsBlock ?? true;
   const decision = (first.passed ? decideGate : decideFailedBuild)(mode, first.exitCode, results, guard, orderBlocks, verdict.parameters.modifiedTestsBlock ?? false);
   const curve = verdict.parameters.curve;
-  return withDiff({
+  return withOverhead(withDiff({
     mode,
     runId: config.runId,
     outcome: decision.outcome,
@@ -223,7 +195,17 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     exitCode: decision.exitCode,
     detection: detectionPower(results),
     timing: stress.length ? { predictedMs: ceiling.predictedMs, jvmStartMs: config.jvmStartMs, concurrency: ceiling.concurrency, jvms: ceiling.jvms } : null,
-  });
+  }));
+}
+
+/** The gate's own time before Gradle started and between Gradle's end and `decidedAt` (ms). */
+function overheadOf(first: FirstPass, decidedAt: number, deps: GateDeps): GateReport['overhead'] {
+  const started = first.startedAt.getTime();
+  return {
+    beforeFirstPassMs: deps.processStartedAt === undefined ? 0 : Math.max(0, Math.round(started - deps.processStartedAt)),
+    firstPassMs: Math.round(first.wallClockMs),
+    afterFirstPassMs: Math.max(0, Math.round(decidedAt - (started + first.wallClockMs))),
+  };
 }
 
 /** The report's account of the diff analysis (null: none was made). */

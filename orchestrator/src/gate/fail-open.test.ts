@@ -26,7 +26,7 @@ describe.each(['report', 'enforce'])('the gate fails open in %s mode', (mode) =>
     expect(r.code).toBe(0);
     expect(r.flat).toContain("The gate could not run: uploading the run: Cannot read properties of undefined (reading 'trim')");
     expect(r.report).toMatchObject({ outcome: 'gate_error', stop: { kind: 'gate_error' } });
-    // The verdict request overlaps the upload; the stress pass waits for the upload and never runs.
+    // The verdict is still asked; the upload has failed by the time the stress pass would start, so it never runs.
     expect(r.requests.map((q) => q.url.split('/').pop())).toEqual(['verdict', 'gate']);
     expect(r.requests[1]!.body).toMatchObject({ outcome: 'gate_error', blocked: false });
     expect(r.calls).toHaveLength(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import { GateUpload, RunUpload, VerdictRequest } from '@stress-gate/verdict-api/contract';
+import { GateUpload, RunUpload, VerdictRequest, type VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { cannedVerdict } from '../../test/support/fake-verdict-server.js';
 import { fakeGradle } from '../../test/support/fake-gradle.js';
 import { cases, isNew, quarantineOf, run, S } from '../../test/support/gate-harness.js';
@@ -97,6 +97,14 @@ describe('the gate flow (fake Gradle, fake API)', () => {
     // The upload leaves once the verdict is answered, so it cannot hold up the answer on the API.
     expect(r.events).toEqual(['first pass starts', 'sent /verdict', 'verdict answered', 'sent /runs', 'stress pass starts', 'run upload answered', `sent /runs/${r.report.runId}/gate`]);
     expect(r.report).toMatchObject({ outcome: 'failed', overhead: { beforeFirstPassMs: expect.any(Number), firstPassMs: expect.any(Number), afterFirstPassMs: expect.any(Number) } });
+  });
+
+  it('the run upload leaves only once the verdict is answered, however long the answer takes', async () => {
+    const slowly = (posted: never[]) => new Promise<VerdictResponse>((resolve) => setTimeout(() => resolve(cannedVerdict(posted, isNew)), 50));
+    const r = await run(['--stress-new-tests', 'report'], { repStatus: flaky, verdict: slowly });
+    // Sent beside the verdict request, the upload held up the answer on the API (run-gate.ts).
+    expect(r.events.slice(0, 4)).toEqual(['first pass starts', 'sent /verdict', 'verdict answered', 'sent /runs']);
+    expect(r.report).toMatchObject({ outcome: 'failed' });
   });
 
   it('a CI run of the default branch waits for its upload and asks the verdict again, so it counts itself', async () => {

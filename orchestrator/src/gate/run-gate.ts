@@ -3,26 +3,26 @@
 // first pass's exit code, never in a changed one.
 import { rm } from 'node:fs/promises';
 import type { ToolFlags } from '../args/parse-args.js';
-import { detectCiEnv, type CiEnv } from '../ci-env/detect-ci-env.js';
+import { detectCiEnv } from '../ci-env/detect-ci-env.js';
 import { resolveConfig, type Config } from '../config/config.js';
 import { booleanEnv, buildEnvironment, checkEnvironment } from '../config/environment.js';
 import { StressGateError } from '../base/errors.js';
 import { failingTests } from '../first-pass/failed-on-new.js';
-import { organicRepetitions } from '../first-pass/organic-retries.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import type { Logger } from '../base/log.js';
 import { loadQuarantine } from '../quarantine/load-quarantine.js';
 import { mutedCheck, type MutedCheck } from '../quarantine/quarantine-source.js';
 import { createVerdictClient, type VerdictClient } from '../verdict/verdict-client.js';
 import type { BuildAdapter } from './build-adapter.js';
-import { decideOnVerdict, type UploadedRun, type VerdictContext } from './decide-on-verdict.js';
+import { askVerdict } from './ask-verdict.js';
+import { decideOnVerdict, type VerdictContext } from './decide-on-verdict.js';
+import { uploadRun, type UploadedRun } from './upload-run.js';
 import { cancelled, exitCodeForSignal } from './cancellation.js';
 import type { GateDeps } from './gate-deps.js';
 import type { GateReport } from '../report/gate-report.js';
 import { finishGate, stoppedReport } from './finish-gate.js';
 import { terminalSafe } from '../format/terminal-safe.js';
-import { diffSources, type DiffSources } from '../diff/diff-sources.js';
-import { identityKey } from '../identity/identity-key.js';
+import { diffSources } from '../diff/diff-sources.js';
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
 export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
@@ -81,72 +81,78 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     return finishGate(stoppedReport(config.mode, config, first, { kind: 'cancelled', signal: cancelled(deps.signal)! }), null, config, deps);
   }
   if (cancelled(deps.signal)) return exitCodeForSignal(cancelled(deps.signal)!);
-  let step = 'uploading the run';
   let client: VerdictClient | null = null;
   try {
-    client = clientFor(config, deps, log);
-    // The run must be stored before the gated observation refers to it, so the upload is awaited
-    // before the gated observation and the report (a bug in it is a gate error), and by a CI run
-    // of the default branch before it asks again (decide-on-verdict.ts). A failure to detect the
-    // CI environment fails the upload (a gate error), not the verdict request.
+    client = await during('uploading the run', () => clientFor(config, deps, log));
+    // A failure to detect the CI environment fails the upload (a gate error), not the verdict request.
     const ci = await ciEnv;
-    // The upload leaves once the verdict is answered (or is not asked): the stress pass waits for
-    // the verdict, not for the upload, and an upload sent beside the verdict request held up its
-    // answer on the API (a 50,000-identity verdict: 0.18-0.58 s beside a 50,000-case upload,
-    // 0.11-0.19 s alone; the time from Gradle's end to the decision in scripts/bench-overhead.ts
-    // fell from 0.93 s to 0.81 s).
-    let verdictSettled!: () => void;
-    const verdictAnswered = config.mode === 'off' ? Promise.resolve() : new Promise<void>((r) => (verdictSettled = r));
-    // The default branch as the verdict names it: a CI run of it uploads its tests' fingerprints.
-    let defaultBranch: string | null | undefined;
-    const asking: VerdictClient | null = client && {
-      uploadRun: (body) => client!.uploadRun(body),
-      uploadGate: (runId, body) => client!.uploadGate(runId, body),
-      verdict: (body) =>
-        client!
-          .verdict(body)
-          .then((r) => ((defaultBranch = r.ok ? r.value.defaultBranch : defaultBranch), r))
-          .finally(verdictSettled),
-    };
     const uploader = client;
-    const uploaded = uploader
-      ? (ci.ok ? verdictAnswered.then(() => uploadRun(uploader, config, first, ci.ci, deps, sources, defaultBranch)) : Promise.reject(ci.error)).catch((e: unknown) => {
-          step = 'uploading the run';
-          throw e;
-        })
-      : Promise.resolve(null);
-    let uploadFailed = false;
-    uploaded.catch(() => (uploadFailed = true)); // awaited below; this also keeps the rejection from being unhandled
-    if (config.mode === 'off') return (await uploaded, first.exitCode);
-    step = 'deciding on the verdict';
-    const recordedOn = client && ci.ok ? { branch: ci.ci.branch, isCi: ci.ci.isCi } : null;
-    const marks: { decidedAt?: number } = {};
-    const decided = await gateAfterFirstPass(config, first, asking, { build, gradleArgs, muted, uploaded, uploadFailed: () => uploadFailed, recordedOn, marks, diff: sources }, deps).finally(() => verdictSettled());
-    const report = decided.stop === null || decided.stop.kind === 'no_candidates' ? { ...decided, overhead: overheadOf(first, marks.decidedAt ?? deps.now(), deps) } : decided;
-    await uploaded;
-    step = 'writing the report';
-    return await finishGate(report, client, config, deps);
+    // The run's upload (in every mode, when a server is configured), started when called. The run
+    // must be stored before the gated observation refers to it, so the upload is awaited before
+    // the gated observation and the report (a bug in it is a gate error), and by a CI run of the
+    // default branch before it asks again (decide-on-verdict.ts).
+    const startUpload = (defaultBranch?: string | null): Promise<UploadedRun | null> => {
+      if (!uploader) return Promise.resolve(null);
+      const upload = during('uploading the run', () => {
+        if (!ci.ok) throw ci.error;
+        return uploadRun(uploader, config, first, ci.ci, deps, sources, defaultBranch);
+      });
+      upload.catch(() => undefined); // awaited later; meanwhile its failure is not an unhandled rejection
+      return upload;
+    };
+    if (config.mode === 'off') return (await startUpload(), first.exitCode);
+    const mode = config.mode;
+    const recordedOn = uploader && ci.ok ? { branch: ci.ci.branch, isCi: ci.ci.isCi } : null;
+    const run = { build, gradleArgs, muted, recordedOn, diff: sources };
+    const report = await during('deciding on the verdict', () => gateAfterFirstPass(mode, config, first, uploader, run, startUpload, deps));
+    return await during('writing the report', () => finishGate(report, client, config, deps));
   } catch (e) {
-    if (e instanceof StressGateError && (e.code === 'USAGE' || e.code === 'CONFIG')) throw e;
+    if (isUsersError(e)) throw e;
     // The gate's own trouble (a bug, an unreadable file, a failed write): it never blocks.
-    const problem = `${step}: ${(e as Error).message ?? String(e)}`;
-    log.error({ err: e }, 'the gate could not run');
+    const trouble = e instanceof GateTrouble ? e : new GateTrouble('running the gate', e);
+    log.error({ err: trouble.cause }, 'the gate could not run');
     if (config.mode === 'off') {
-      deps.err(`stress-gate: warning: ${terminalSafe(problem)}\n`);
+      deps.err(`stress-gate: warning: ${terminalSafe(trouble.message)}\n`);
       return first.exitCode;
     }
-    return finishGate(stoppedReport(config.mode, config, first, { kind: 'gate_error', problem }), client, config, deps);
+    return finishGate(stoppedReport(config.mode, config, first, { kind: 'gate_error', problem: trouble.message }), client, config, deps);
   }
 }
 
+type GatedMode = Exclude<Config['mode'], 'off'>;
+
+/**
+ * The gated run after the first pass, in this order: the stops before the verdict; the verdict
+ * asked; the run's upload started once it is answered; the decision, handed a way to wait for the
+ * upload; the upload awaited, as the gated observation refers to the run.
+ */
 async function gateAfterFirstPass(
+  mode: GatedMode,
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'uploaded' | 'uploadFailed' | 'recordedOn' | 'marks' | 'diff'>,
+  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'recordedOn' | 'diff'>,
+  startUpload: (defaultBranch?: string | null) => Promise<UploadedRun | null>,
   deps: GateDeps,
-) {
-  const mode = config.mode as Exclude<Config['mode'], 'off'>;
+): Promise<GateReport> {
+  const stop = stopBeforeVerdict(mode, config, first, client, deps);
+  if (stop) return (await startUpload(), stop);
+  const question = { mode, config, first, client: client!, recordedOn: run.recordedOn, diff: run.diff }; // a run with no client stopped above
+  const asked = await askVerdict(question, deps);
+  // The upload leaves once the verdict is answered (or is not asked): the stress pass waits for
+  // the verdict, not for the upload, and an upload sent beside the verdict request held up its
+  // answer on the API (a 50,000-identity verdict: 0.18-0.58 s beside a 50,000-case upload,
+  // 0.11-0.19 s alone; the time from Gradle's end to the decision in scripts/bench-overhead.ts
+  // fell from 0.93 s to 0.81 s). The answer names the default branch: a CI run of it uploads its
+  // tests' fingerprints.
+  const uploaded = startUpload(asked.answer.ok ? asked.answer.value.defaultBranch : undefined);
+  const report = await decideOnVerdict({ ...run, ...question, asked, awaitUpload: () => uploaded }, deps);
+  await uploaded;
+  return report;
+}
+
+/** A report when the gate stops before it asks the verdict; null when it goes on to ask. */
+function stopBeforeVerdict(mode: GatedMode, config: Config, first: FirstPass, client: VerdictClient | null, deps: GateDeps): GateReport | null {
   for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
   if (first.readProblem) return stoppedReport(mode, config, first, { kind: 'gate_error', problem: `reading the first pass's results: ${first.readProblem}` });
   // No report of the build after it passed means the plugin did not run: the gate knows no test
@@ -160,17 +166,28 @@ async function gateAfterFirstPass(
     const missing = [!config.serverUrl && 'server URL', !config.project && 'project', !config.token && 'token'].filter(Boolean) as string[];
     return stoppedReport(mode, config, first, { kind: 'not_configured', missing });
   }
-  return decideOnVerdict({ mode, config, first, client, ...run }, deps);
+  return null;
 }
 
-/** The gate's own time before Gradle started and between Gradle's end and the decision (ms). */
-function overheadOf(first: FirstPass, decidedAt: number, deps: GateDeps): GateReport['overhead'] {
-  const started = first.startedAt.getTime();
-  return {
-    beforeFirstPassMs: deps.processStartedAt === undefined ? 0 : Math.max(0, Math.round(started - deps.processStartedAt)),
-    firstPassMs: Math.round(first.wallClockMs),
-    afterFirstPassMs: Math.max(0, Math.round(decidedAt - (started + first.wallClockMs))),
-  };
+/** The gate's own trouble at one step of the run: the report says "<step>: <message>". */
+class GateTrouble extends Error {
+  constructor(step: string, cause: unknown) {
+    super(`${step}: ${(cause as Error | null)?.message ?? String(cause)}`, { cause });
+  }
+}
+
+/** Runs one step of the run, its own trouble labelled with the step (a label given inside stands). */
+async function during<T>(step: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw e instanceof GateTrouble || isUsersError(e) ? e : new GateTrouble(step, e);
+  }
+}
+
+/** A usage or configuration error: the user's to fix, never the gate's own trouble. */
+function isUsersError(e: unknown): boolean {
+  return e instanceof StressGateError && (e.code === 'USAGE' || e.code === 'CONFIG');
 }
 
 function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient | null {
@@ -187,41 +204,4 @@ function clientFor(config: Config, deps: GateDeps, log: Logger): VerdictClient |
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-}
-
-/** Uploads the run; resolves to the branch it was recorded on (and whether on CI) when stored. */
-async function uploadRun(client: VerdictClient, config: Config, first: FirstPass, ci: CiEnv, deps: GateDeps, sources: DiffSources, defaultBranch: string | null | undefined): Promise<UploadedRun | null> {
-  if (ci.warning) deps.err(`stress-gate: warning: ${terminalSafe(ci.warning)}\n`);
-  // A CI run of the default branch records its tests' body fingerprints: the history a renamed
-  // test is recognised by. Other runs send none. Without a verdict (the gate off), the checkout says
-  // which branch is the default, when it knows.
-  const fingerprints =
-    ci.isCi && (defaultBranch === undefined ? await sources.isDefaultBranch(ci.branch) : defaultBranch === ci.branch)
-      ? await sources.fingerprints(first.cases).catch((e: unknown) => {
-          deps.err(`stress-gate: warning: the tests' fingerprints were not computed: ${terminalSafe((e as Error).message ?? String(e))}\n`);
-          return new Map<string, string>();
-        })
-      : null;
-  const result = await client.uploadRun({
-    runId: config.runId,
-    branch: ci.branch,
-    commit: ci.commit,
-    isCi: ci.isCi,
-    status: first.passed ? 'success' : 'failure',
-    durationMs: first.wallClockMs,
-    startedAt: first.startedAt.toISOString(),
-    shard: { index: config.shardIndex, total: config.shardTotal },
-    testCases: first.cases.map((c) => ({
-      module: c.module,
-      suite: c.suite,
-      name: c.name,
-      status: c.status,
-      durationMs: c.durationMs,
-      muted: c.muted,
-      ...(fingerprints?.get(identityKey(c)) ? { fingerprint: fingerprints.get(identityKey(c))! } : {}),
-      ...(c.executions ? { repetitions: organicRepetitions(c.executions) } : {}),
-    })),
-  });
-  if (!result.ok) deps.err(`stress-gate: warning: the run was not uploaded: ${terminalSafe(result.problem)}\n`);
-  return result.ok ? { branch: ci.branch, isCi: ci.isCi } : null;
 }

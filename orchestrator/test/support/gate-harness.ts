@@ -34,7 +34,7 @@ export interface Setup {
   stressThrows?: Error;
   git?: () => Promise<string | null>;
   signal?: AbortSignal;
-  verdict?: (posted: never[]) => VerdictResponse | Response | Promise<never>;
+  verdict?: (posted: never[]) => VerdictResponse | Response | Promise<VerdictResponse | Response>;
   env?: Record<string, string>;
   quarantine?: QuarantineSource;
   settings?: Record<string, unknown>;
@@ -103,7 +103,7 @@ export async function run(args: string[], s: Setup = {}) {
     ...(s.signal ? { signal: s.signal } : {}),
   });
   const report = await readFile(path.join(gradle.dir, 'report.json'), 'utf8').then(JSON.parse, () => null);
-  // The run upload and the verdict request are concurrent: list requests in protocol order.
+  // Requests in protocol order, whatever order they left in (`events` keeps that order).
   requests.sort((a, b) => protocolRank(a.url) - protocolRank(b.url));
   // Warnings wrap at 80 columns; `flat` joins the continuation lines for matching.
   const text = out.join('');
