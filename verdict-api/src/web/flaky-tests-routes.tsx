@@ -1,15 +1,15 @@
 // A project's flaky tests, and apart from them the stress gate's catches before merge in the same window.
-import type { Hono } from 'hono';
 import { DAY_MS } from '../clock/clock.js';
 import { flakyTests } from '../flakiness/flaky-tests.js';
 import { gateCatches } from '../run-page/gate-catches.js';
 import { FlakyTestsPage } from './flaky-tests-page.js';
 import { frame, html, projectOf } from './respond.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects/:project/flaky-tests. */
-export function flakyTestsRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps): void {
-  web.get('/projects/:project/flaky-tests', async (c) => {
+export function flakyTestsRoutes(pages: SignedInPages, { db, clock }: DashboardDeps): void {
+  pages.get('/projects/:project/flaky-tests', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     const now = clock();

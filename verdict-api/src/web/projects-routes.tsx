@@ -1,15 +1,15 @@
 // The signed-in account's list of projects (a viewer's session: its one project), and for an
 // admin the account's storage against its quota.
-import type { Hono } from 'hono';
 import { getAccount } from '../accounts/accounts.js';
 import { listProjectsOfAccount } from '../accounts/projects.js';
 import { ProjectsPage } from './projects-page.js';
 import { frame, html } from './respond.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects. */
-export function projectsRoutes(web: Hono<WebEnv>, { db, storage }: DashboardDeps): void {
-  web.get('/projects', async (c) => {
+export function projectsRoutes(pages: SignedInPages, { db, storage }: DashboardDeps): void {
+  pages.get('/projects', async (c) => {
     const s = c.get('session');
     const admin = s.role !== 'viewer';
     const [all, account, usage] = await Promise.all([listProjectsOfAccount(db, s.accountId), getAccount(db, s.accountId), admin ? storage.usage(s.accountId) : null]);

@@ -1,13 +1,13 @@
 // A project's quarantine list (each test's own page changes it: test-case-routes.tsx).
-import type { Hono } from 'hono';
 import { listQuarantine } from '../quarantine/list-quarantine.js';
 import { QuarantinePage } from './quarantine-page.js';
 import { frame, html, projectOf } from './respond.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects/:project/quarantine. */
-export function quarantineRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps): void {
-  web.get('/projects/:project/quarantine', async (c) => {
+export function quarantineRoutes(pages: SignedInPages, { db, clock }: DashboardDeps): void {
+  pages.get('/projects/:project/quarantine', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     const r = await listQuarantine(db, p.project.projectId, clock(), { limit: 1000, cursor: null });

@@ -1,13 +1,13 @@
 // The ramp page: per day, what the gate did on a project's merge requests.
-import type { Hono } from 'hono';
 import { rampPerDay } from '../ramp/ramp-per-day.js';
 import { RampPage } from './ramp-page.js';
 import { frame, html, projectOf } from './respond.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects/:project/ramp. */
-export function rampRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps): void {
-  web.get('/projects/:project/ramp', async (c) => {
+export function rampRoutes(pages: SignedInPages, { db, clock }: DashboardDeps): void {
+  pages.get('/projects/:project/ramp', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     return html(c, <RampPage frame={frame(c, 'Ramp', p.project.handle)} ramp={await rampPerDay(db, p.project, clock())} />);

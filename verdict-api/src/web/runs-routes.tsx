@@ -1,5 +1,4 @@
 // A project's runs: the list, and one run's page.
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { RunId } from '../contract.js';
 import { VerdictApiError } from '../errors/errors.js';
@@ -8,17 +7,18 @@ import { runPage, testCasePage } from '../run-page/run-page.js';
 import { frame, html, notFound, projectOf } from './respond.js';
 import { RunPageView } from './run-page.js';
 import { RunsPage } from './runs-page.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects/:project/runs and GET /projects/:project/runs/:runId. */
-export function runsRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
-  web.get('/projects/:project/runs', async (c) => {
+export function runsRoutes(pages: SignedInPages, { db }: DashboardDeps): void {
+  pages.get('/projects/:project/runs', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     return html(c, <RunsPage frame={frame(c, 'Runs', p.project.handle)} runs={await listRuns(db, p.project)} />);
   });
 
-  web.get('/projects/:project/runs/:runId', async (c) => {
+  pages.get('/projects/:project/runs/:runId', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     const runId = c.req.param('runId');

@@ -1,14 +1,14 @@
 // The search page's route: GET /projects/:project/search?q=, for admins and viewers alike.
-import type { Hono } from 'hono';
 import { VerdictApiError } from '../errors/errors.js';
 import { search, searchText } from '../search/search.js';
 import { frame, html, projectOf } from './respond.js';
 import { SearchPage } from './search-page.js';
-import type { DashboardDeps, WebEnv } from './web-env.js';
+import type { SignedInPages } from './signed-in.js';
+import type { DashboardDeps } from './web-env.js';
 
 /** Adds GET /projects/:project/search. */
-export function searchRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
-  web.get('/projects/:project/search', async (c) => {
+export function searchRoutes(pages: SignedInPages, { db }: DashboardDeps): void {
+  pages.get('/projects/:project/search', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     const raw = c.req.query('q');

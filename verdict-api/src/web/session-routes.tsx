@@ -1,13 +1,12 @@
-// Signing in and out, and the session every other page needs. Signing in with an account's admin
-// credential, or a project's viewer credential, opens a session (HttpOnly cookie); every later
-// form carries the session's CSRF token and every POST must come from this origin. A viewer's
-// session posts nothing but its sign-out. A CI token never signs in. Sign-in lands on the page
-// that sent the browser to it (`next`, a path of this dashboard only: next-path.ts).
+// Signing in and out. Signing in with an account's admin credential, or a project's viewer
+// credential, opens a session (HttpOnly cookie) that every signed-in page needs (signed-in.tsx);
+// every later form carries the session's CSRF token and every POST must come from this origin. A
+// viewer's session posts nothing but its sign-out. A CI token never signs in. Sign-in lands on the
+// page that sent the browser to it (`next`, a path of this dashboard only: next-path.ts).
 import type { Context, Hono } from 'hono';
-import { getAccount } from '../accounts/accounts.js';
 import { adminGrant } from '../accounts/admin-credentials.js';
 import { getProject } from '../accounts/projects.js';
-import { endSession, openSession, type SessionGrant, sessionOf } from '../accounts/sessions.js';
+import { endSession, openSession, type SessionGrant } from '../accounts/sessions.js';
 import { VIEWER_PREFIX, viewerGrant } from '../accounts/viewer-credentials.js';
 import type { Database } from '../storage/database.js';
 import { VerdictApiError } from '../errors/errors.js';
@@ -15,10 +14,11 @@ import { GuessLimiter } from '../limits/guess-limit.js';
 import { clientAddress } from '../limits/read-body.js';
 import { deviceCookies } from './device-cookie.js';
 import { takeForm } from './forms.js';
-import { safeNextPath, signInPathFor } from './next-path.js';
-import { html, viewerRefused } from './respond.js';
-import { clearSessionCookie, csrfMatches, sameOrigin, sessionSecret, setSessionCookie } from './session.js';
-import { MessagePage, SignInPage } from './sign-in-page.js';
+import { safeNextPath } from './next-path.js';
+import { html } from './respond.js';
+import { clearSessionCookie, sameOrigin, sessionSecret, setSessionCookie } from './session.js';
+import { SignInPage } from './sign-in-page.js';
+import type { SignedInPages } from './signed-in.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Failed sign-ins per client address (or per known browser: device-cookie.ts): 10 at once, then one more every 30 s. */
@@ -51,11 +51,8 @@ async function landing(db: Database, grant: SessionGrant): Promise<string> {
   return project ? `/projects/${encodeURIComponent(project.handle)}/runs` : '/projects';
 }
 
-/**
- * Adds GET/POST /sign-in, then the session check that every route added after it passes through
- * (no live session: to /sign-in; a POST without its CSRF token or from elsewhere: 403), then POST /sign-out.
- */
-export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
+/** Adds GET/POST /sign-in to the public app `web`, and POST /sign-out to the signed-in pages. */
+export function sessionRoutes(web: Hono<WebEnv>, pages: SignedInPages, deps: DashboardDeps): void {
   const { db, clock } = deps;
   const signIns = new GuessLimiter({ capacity: SIGN_IN_ATTEMPTS, perSecond: SIGN_IN_REFILL_PER_SECOND });
   const devices = deviceCookies();
@@ -95,33 +92,7 @@ export function sessionRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
     return c.redirect(next ?? (await landing(db, grant)), 303);
   });
 
-  // Every other page needs a live session; every POST its CSRF token and this origin.
-  web.use('*', async (c, next) => {
-    const secret = sessionSecret(c);
-    const session = secret && secret.length < 100 ? await sessionOf(db, secret, clock()) : null;
-    if (!session) {
-      if (secret) clearSessionCookie(c, deps.publicUrl);
-      // A page asked for comes back after sign-in; a form sent without a session does not.
-      const asked = new URL(c.req.url);
-      return c.redirect(c.req.method === 'GET' ? signInPathFor(`${asked.pathname}${asked.search}`) : '/sign-in', 303);
-    }
-    const account = await getAccount(db, session.accountId);
-    c.set('session', session);
-    c.set('accountName', account?.name ?? 'account');
-    // A viewer changes nothing: every form but its sign-out is refused before it is read.
-    if (session.role === 'viewer' && c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.path !== '/sign-out') return viewerRefused(c);
-    if (c.req.method === 'POST') {
-      const refused = await takeForm(c, deps.caps.form);
-      if (refused) return refused;
-      const form = await c.req.parseBody();
-      if (!sameOrigin(c, deps.publicUrl) || !csrfMatches(form['csrf'], session.csrfToken)) {
-        return html(c, <MessagePage title="Refused" message="csrf: this form was not sent from your dashboard session; reload the page and try again." />, 403);
-      }
-    }
-    await next();
-  });
-
-  web.post('/sign-out', async (c) => {
+  pages.post('/sign-out', async (c) => {
     await endSession(db, sessionSecret(c)!, clock());
     clearSessionCookie(c, deps.publicUrl);
     return c.redirect('/sign-in', 303);

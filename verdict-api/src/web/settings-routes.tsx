@@ -1,5 +1,5 @@
 // A project's settings: the form (default branch, flaky policy, stress parameters) and its audit.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Principal } from '../accounts/principal.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { settingsAudit, writeSettings } from '../settings/settings.js';
@@ -7,20 +7,21 @@ import { parseSettingsPatch } from '../validation/parse-body.js';
 import { formOf, text } from './forms.js';
 import { frame, html, projectOf } from './respond.js';
 import { SettingsPage } from './settings-page.js';
+import type { SignedInPages } from './signed-in.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Adds GET/POST /projects/:project/settings. */
-export function settingsRoutes(web: Hono<WebEnv>, { db, clock }: DashboardDeps): void {
+export function settingsRoutes(pages: SignedInPages, { db, clock }: DashboardDeps): void {
   const settingsView = async (c: Context<WebEnv>, p: Principal, extra: { error?: string; notice?: string } = {}, status: 200 | 400 = 200) =>
     html(c, <SettingsPage frame={frame(c, 'Settings', p.project.handle)} project={p.project} entitled={p.account.stressGateEntitled} audit={await settingsAudit(db, p.project.projectId)} {...extra} />, status);
 
-  web.get('/projects/:project/settings', async (c) => {
+  pages.get('/projects/:project/settings', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     return settingsView(c, p);
   });
 
-  web.post('/projects/:project/settings', async (c) => {
+  pages.post('/projects/:project/settings', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const f = await formOf(c);

@@ -1,5 +1,5 @@
 // One test case's page, and its quarantine form.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Principal } from '../accounts/principal.js';
 import { VerdictApiError } from '../errors/errors.js';
 import { isUuid } from '../identity/uuid.js';
@@ -11,18 +11,19 @@ import { testCasePage } from '../test-case/test-case-page.js';
 import { parseQuarantineWrite } from '../validation/parse-body.js';
 import { formOf, text } from './forms.js';
 import { frame, html, notFound, projectOf, projectPath } from './respond.js';
+import type { SignedInPages } from './signed-in.js';
 import { TestCasePageView } from './test-case-page.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Adds GET /projects/:project/test-cases/:testCaseId and its POST …/quarantine. */
-export function testCaseRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
+export function testCaseRoutes(pages: SignedInPages, deps: DashboardDeps): void {
   const { db, clock } = deps;
   const testCaseView = async (c: Context<WebEnv>, p: Principal, id: string, extra: { notice?: string } = {}, status: 200 | 400 = 200) => {
     const [page, history, outcomes] = await Promise.all([testCasePage(db, p.project, id, clock()), testCaseHistory(db, p.project, id), outcomeHistory(db, p.project, id)]);
     return html(c, <TestCasePageView frame={frame(c, `${page.suite}.${page.name}`, p.project.handle)} page={page} history={history} outcomes={outcomes} {...extra} />, status);
   };
 
-  web.get('/projects/:project/test-cases/:testCaseId', async (c) => {
+  pages.get('/projects/:project/test-cases/:testCaseId', async (c) => {
     const p = await projectOf(db, c);
     if (p instanceof Response) return p;
     const id = c.req.param('testCaseId');
@@ -35,7 +36,7 @@ export function testCaseRoutes(web: Hono<WebEnv>, deps: DashboardDeps): void {
     }
   });
 
-  web.post('/projects/:project/test-cases/:testCaseId/quarantine', async (c) => {
+  pages.post('/projects/:project/test-cases/:testCaseId/quarantine', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const id = c.req.param('testCaseId');

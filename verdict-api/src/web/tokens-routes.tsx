@@ -1,6 +1,6 @@
 // A project's CI tokens: the list (never a secret), issuing one (its secret shown on that answer
 // only), revoking one, and the audit of both. An admin's pages only.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { accessAudit } from '../accounts/access-audit.js';
 import type { Principal } from '../accounts/principal.js';
 import { createToken, listTokens, revokeToken } from '../accounts/tokens.js';
@@ -8,23 +8,24 @@ import { VerdictApiError } from '../errors/errors.js';
 import { isUuid } from '../identity/uuid.js';
 import { formOf, text } from './forms.js';
 import { frame, html, notFound, projectOf, projectPath } from './respond.js';
+import type { SignedInPages } from './signed-in.js';
 import { TokensPage } from './tokens-page.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Adds GET/POST /projects/:project/tokens and POST …/tokens/:tokenId/revoke. */
-export function tokensRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+export function tokensRoutes(pages: SignedInPages, { db }: DashboardDeps): void {
   const tokensView = async (c: Context<WebEnv>, p: Principal, extra: Pick<Parameters<typeof TokensPage>[0], 'created' | 'error'> = {}, status: 200 | 400 = 200) => {
     const [tokens, audit] = await Promise.all([listTokens(db, p.project.projectId), accessAudit(db, p.project.projectId, 'token')]);
     return html(c, <TokensPage frame={frame(c, 'Tokens', p.project.handle)} tokens={tokens} audit={audit} {...extra} />, status);
   };
 
-  web.get('/projects/:project/tokens', async (c) => {
+  pages.get('/projects/:project/tokens', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     return tokensView(c, p);
   });
 
-  web.post('/projects/:project/tokens', async (c) => {
+  pages.post('/projects/:project/tokens', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const f = await formOf(c);
@@ -42,7 +43,7 @@ export function tokensRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
     return tokensView(c, p, { created });
   });
 
-  web.post('/projects/:project/tokens/:tokenId/revoke', async (c) => {
+  pages.post('/projects/:project/tokens/:tokenId/revoke', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const id = c.req.param('tokenId');

@@ -1,6 +1,6 @@
 // A project's viewer credentials: the list (never a secret), issuing one (its secret shown on
 // that answer only), revoking one. An admin's pages only.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { accessAudit } from '../accounts/access-audit.js';
 import type { Principal } from '../accounts/principal.js';
 import { createViewer, listViewers, revokeViewer } from '../accounts/viewer-credentials.js';
@@ -8,23 +8,24 @@ import { VerdictApiError } from '../errors/errors.js';
 import { isUuid } from '../identity/uuid.js';
 import { formOf, text } from './forms.js';
 import { frame, html, notFound, projectOf, projectPath } from './respond.js';
+import type { SignedInPages } from './signed-in.js';
 import { ViewersPage } from './viewers-page.js';
 import type { DashboardDeps, WebEnv } from './web-env.js';
 
 /** Adds GET/POST /projects/:project/viewers and POST …/viewers/:viewerId/revoke. */
-export function viewersRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
+export function viewersRoutes(pages: SignedInPages, { db }: DashboardDeps): void {
   const viewersView = async (c: Context<WebEnv>, p: Principal, extra: Pick<Parameters<typeof ViewersPage>[0], 'created' | 'error'> = {}, status: 200 | 400 = 200) => {
     const [viewers, audit] = await Promise.all([listViewers(db, p.project.projectId), accessAudit(db, p.project.projectId, 'viewer')]);
     return html(c, <ViewersPage frame={frame(c, 'Viewers', p.project.handle)} viewers={viewers} audit={audit} {...extra} />, status);
   };
 
-  web.get('/projects/:project/viewers', async (c) => {
+  pages.get('/projects/:project/viewers', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     return viewersView(c, p);
   });
 
-  web.post('/projects/:project/viewers', async (c) => {
+  pages.post('/projects/:project/viewers', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const name = text(await formOf(c), 'name').slice(0, 256) || 'viewer';
@@ -37,7 +38,7 @@ export function viewersRoutes(web: Hono<WebEnv>, { db }: DashboardDeps): void {
     }
   });
 
-  web.post('/projects/:project/viewers/:viewerId/revoke', async (c) => {
+  pages.post('/projects/:project/viewers/:viewerId/revoke', async (c) => {
     const p = await projectOf(db, c, 'admin');
     if (p instanceof Response) return p;
     const id = c.req.param('viewerId');

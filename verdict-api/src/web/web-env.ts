@@ -20,5 +20,5 @@ export interface DashboardDeps extends DomainDeps {
   storage: StorageQuotas;
 }
 
-/** The Hono environment of the dashboard: the signed-in session and its account's name (session-routes.tsx sets them). */
+/** The Hono environment of the dashboard: the signed-in session and its account's name (the session guard of signed-in.tsx sets them). */
 export type WebEnv = { Variables: { session: Session; accountName: string } };
