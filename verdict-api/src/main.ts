@@ -11,7 +11,7 @@ import { VerdictApiError } from './errors/errors.js';
 import { createLogger } from './log/logger.js';
 import { startServer } from './server.js';
 import type { ConnectionLimits } from './limits/connection-limits.js';
-import { ACCOUNT_RATE, type AccountRate } from './limits/account-rate.js';
+import { ACCOUNT_RATE, type AccountRate, shareOfRate } from './limits/account-rate.js';
 import { STORAGE_QUOTA, type StorageQuota } from './limits/storage-quota.js';
 import { migrateDatabase, openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
@@ -243,9 +243,10 @@ function connectionsOf(config: Config): { connections?: Partial<ConnectionLimits
 function accountRateOf(config: Config): { accountRate?: AccountRate | null } {
   const perSecond = config.STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND;
   const burst = config.STRESS_GATE_ACCOUNT_BURST;
-  if (perSecond === undefined && burst === undefined) return {};
+  const instances = config.STRESS_GATE_API_INSTANCES;
+  if (perSecond === undefined && burst === undefined && instances === 1) return {};
   if (perSecond === 0) return { accountRate: null };
-  return { accountRate: { perSecond: perSecond ?? ACCOUNT_RATE.perSecond, burst: burst ?? ACCOUNT_RATE.burst } };
+  return { accountRate: shareOfRate({ perSecond: perSecond ?? ACCOUNT_RATE.perSecond, burst: burst ?? ACCOUNT_RATE.burst }, instances) };
 }
 
 /** The storage quota the environment asks for (limits/storage-quota.ts STORAGE_QUOTA for what is unset; 0: no limit). */

@@ -79,6 +79,11 @@ export const ConfigSchema = v.object({
   ),
   /** Each account's API requests per second (refill of its bucket). Default 100; 0: no limit. */
   STRESS_GATE_ACCOUNT_REQUESTS_PER_SECOND: v.optional(v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be >= 0'))),
+  /**
+   * How many API instances share the traffic behind a load balancer: each enforces its share of
+   * every account's rate and burst (limits/account-rate.ts shareOfRate). Default 1.
+   */
+  STRESS_GATE_API_INSTANCES: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'), v.maxValue(1000, 'must be <= 1000')), '1'),
   /** Each account's API requests at once (its bucket). Default 1000. */
   STRESS_GATE_ACCOUNT_BURST: v.optional(v.pipe(v.string(), v.transform(Number), v.integer('must be an integer'), v.minValue(1, 'must be >= 1'))),
   /** Rows (test cases and repetitions) each account may store per UTC day. Default 50,000,000; 0: no limit. */

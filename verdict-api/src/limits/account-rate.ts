@@ -16,6 +16,17 @@ export interface AccountRate {
  */
 export const ACCOUNT_RATE: AccountRate = { perSecond: 100, burst: 1_000 };
 
+/**
+ * One API instance's share of an account's rate when `instances` share the traffic (a load
+ * balancer spreading requests evenly; STRESS_GATE_API_INSTANCES): each counts in its own process,
+ * so each allows 1/instances of the rate and of the burst (at least one request at once). The
+ * account as a whole gets the configured rate; one instance that receives more than its share
+ * answers 429 sooner.
+ */
+export function shareOfRate(rate: AccountRate, instances: number): AccountRate {
+  return { perSecond: rate.perSecond / instances, burst: Math.max(1, Math.floor(rate.burst / instances)) };
+}
+
 /** Counts each account's requests against one rate. */
 export class AccountRequests {
   private readonly buckets: RateLimiter;

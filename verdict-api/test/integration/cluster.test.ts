@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { shardOfProject } from '../../src/storage/cluster.js';
 import { clusterUnavailableReason } from '../support/clickhouse-cluster.mjs';
-import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi } from '../support/cluster-api.js';
+import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi, startInstance } from '../support/cluster-api.js';
 import { ids, run } from '../support/api.js';
 
 const unavailable = clusterUnavailableReason();
@@ -34,7 +34,7 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
   beforeAll(async () => {
     api = await startClusterApi(2);
     // Projects until each shard has one: a project's shard follows from its id (cluster.ts).
-    for (let i = 0; onShard.length < 2 || onShard.some((p) => p === undefined); i++) {
+    for (let i = 0; !(onShard[0] && onShard[1]); i++) {
       if (i > 20) throw new Error('no project landed on one of the shards in 20 tries');
       const p = await seedClusterProject(api, `proj-${i}`, i % 2);
       onShard[shardOfProject(p.projectId, 2)] ??= p;
@@ -71,7 +71,167 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
       }
     }
   }, 120_000);
+
+  it('claims raced from two instances have one winner: run ids, gate results, project handles', async () => {
+    const [p, other] = onShard as [ClusterProject, ClusterProject];
+    // A third instance that lists the nodes the other way round: its writes land on another node
+    // first (as an instance's would when it cannot reach the first), so reading back its own
+    // write from the table proves nothing about the other instance's; only ZooKeeper decides.
+    const reversed = await startInstance({ ...api.env, CLICKHOUSE_URL: api.cluster.urls([...api.cluster.nodes].reverse()) });
+    api.instances.push(reversed);
+    const racer = api.instances.length - 1;
+    const gate = (stressed: number) => ({ mode: 'report', outcome: 'passed', candidatesExamined: stressed, stressed, excluded: 0, guard: null, blocked: false, wouldHaveBlocked: false, timing: { wallClockMs: 4000, predictedMs: 3500, jvmStartMs: 600 }, testCases: [] });
+    for (let i = 0; i < 8; i++) {
+      // Two credentials upload one new run id at once, each through its own instance: one owns it.
+      const [a, b] = await Promise.all([
+        call(0, 'POST', `/${p.handle}/runs`, p.mrToken, run(`race-${i}`, ['x'], { branch: 'feature/a' })),
+        call(racer, 'POST', `/${p.handle}/runs`, p.token, run(`race-${i}`, ['y'], { branch: 'feature/b' })),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([201, 409]);
+      // Two different gate results of one run's shard at once: written once.
+      const [g1, g2] = await Promise.all([call(0, 'POST', `/${p.handle}/runs/race-${i}/gate`, a.status === 201 ? p.mrToken : p.token, gate(1)), call(racer, 'POST', `/${p.handle}/runs/race-${i}/gate`, a.status === 201 ? p.mrToken : p.token, gate(2))]);
+      expect([g1.status, g2.status].sort()).toEqual([201, 409]);
+      // Two accounts ask for one handle at once: one gets it.
+      const create = (instance: number, q: ClusterProject) =>
+        fetch(`${api.instances[instance]!.url}/api/v1/accounts/${q.accountId}/projects`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${q.admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ handle: `raced-${i}`, defaultBranch: 'main' }),
+        }).then((r) => r.status);
+      expect((await Promise.all([create(0, p), create(racer, other)])).sort()).toEqual([201, 409]);
+    }
+    await reversed.stop();
+    api.instances.pop();
+    const stored = await api.query(`SELECT count(), uniqExact(run_id) FROM test_runs WHERE project_id = '${p.projectId}' AND run_id LIKE 'race-%' FORMAT TSV`);
+    expect(stored).toBe('8\t8\n');
+  }, 120_000);
+
+  it('keeps answering while a replica, then a shard, then ZooKeeper stop under load; every acknowledged upload is stored exactly once', async () => {
+    const load = startLoad();
+    const phase = async (name: string, seconds: number) => {
+      load.phase = name;
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+    };
+    await phase('before', 3);
+    // The first node: every instance's first URL, and shard 1's first replica.
+    await api.cluster.nodes[0]!.stop();
+    await phase('replica-down', 6);
+    load.phase = 'restarting';
+    await api.cluster.nodes[0]!.start();
+    await phase('replica-back', 3);
+    await Promise.all([api.cluster.nodes[2]!.stop(), api.cluster.nodes[3]!.stop()]);
+    await phase('shard-down', 6);
+    load.phase = 'restarting';
+    await Promise.all([api.cluster.nodes[2]!.start(), api.cluster.nodes[3]!.start()]);
+    await phase('shard-back', 3);
+    await api.cluster.zookeeper.stop();
+    await phase('zookeeper-down', 10);
+    load.phase = 'restarting';
+    await api.cluster.zookeeper.start();
+    await phase('zookeeper-back', 3);
+    const { verdicts, acknowledged } = await load.finish(60_000);
+
+    const settled = (from: string, p: number) => verdicts.filter((v) => v.phase === from && v.project === p && v.at - v.phaseStart > 1500);
+    // A replica down: both shards answer every verdict (the first second aside: requests in flight on the stopped node).
+    for (const p of [0, 1]) {
+      expect(settled('replica-down', p).length).toBeGreaterThan(5);
+      expect(settled('replica-down', p).filter((v) => v.status !== 200)).toEqual([]);
+    }
+    // A shard down: its projects are told to retry later; the other shard's answer.
+    expect(settled('shard-down', 0).filter((v) => v.status !== 200)).toEqual([]);
+    expect(settled('shard-down', 1).length).toBeGreaterThan(5);
+    expect([...new Set(settled('shard-down', 1).map((v) => `${v.status} ${v.retryAfter}`))]).toEqual(['503 5']);
+    // ZooKeeper down: reads answer.
+    for (const p of [0, 1]) expect(settled('zookeeper-down', p).filter((v) => v.status !== 200)).toEqual([]);
+    // Writes were refused while it was down (after its session ended), and stored once it was back.
+    expect(load.refusedUploads.filter((u) => u.phase === 'zookeeper-down').every((u) => u.status === 503)).toBe(true);
+    expect(load.refusedUploads.some((u) => u.phase === 'zookeeper-down')).toBe(true);
+    expect(load.refusedUploads.some((u) => u.phase === 'shard-down' && u.project === 1)).toBe(true);
+    expect(acknowledged.length).toBeGreaterThan(20);
+
+    // Every acknowledged upload, exactly once, on every replica of its shard.
+    for (const [shard, p] of onShard.entries()) {
+      const mine = acknowledged.filter((u) => u.project === shard);
+      const replicas = api.cluster.nodes.flatMap((n, i) => (n.shard === shard + 1 ? [i] : []));
+      for (const node of replicas) {
+        await api.query(`SYSTEM SYNC REPLICA test_runs_local`, node);
+        await api.query(`SYSTEM SYNC REPLICA test_case_runs_local`, node);
+        const runs = await api.query(`SELECT run_id, count() FROM test_runs_local WHERE project_id = '${p.projectId}' AND run_id LIKE 'load-%' GROUP BY run_id ORDER BY run_id FORMAT TSV`, node);
+        expect(runs).toBe(mine.map((u) => `${u.runId}\t1\n`).sort().join(''));
+        const cases = await api.query(`SELECT count(), uniqExact(run_id, test_case_id) FROM test_case_runs_local WHERE project_id = '${p.projectId}' AND run_id LIKE 'load-%' FORMAT TSV`, node);
+        expect(cases).toBe(`${mine.length * LOAD_CASES}\t${mine.length * LOAD_CASES}\n`);
+      }
+    }
+  }, 240_000);
 });
+
+const LOAD_CASES = 20;
+
+interface Answer {
+  phase: string;
+  phaseStart: number;
+  at: number;
+  project: number;
+  status: number;
+  retryAfter: string | null;
+}
+
+/**
+ * Load on both instances: for each project, verdicts back to back through one instance and
+ * uploads of new runs through the other, as the CLI does: a refused upload is posted again (the
+ * same run) until it is acknowledged. `phase` labels what happens meanwhile.
+ */
+function startLoad() {
+  let stopping = false;
+  let upload = 0;
+  const verdicts: Answer[] = [];
+  const refusedUploads: Answer[] = [];
+  const acknowledged: { project: number; runId: string }[] = [];
+  const state = { phase: 'before', phaseStart: Date.now() };
+  const at = (project: number, r: { status: number; retryAfter: string | null }): Answer => ({ ...state, at: Date.now(), project, status: r.status, retryAfter: r.retryAfter });
+  const loops = onShard.flatMap((p, project) => [
+    (async () => {
+      while (!stopping) {
+        const r = await verdict(project, p, ['seen-0-a', `load-new-${verdicts.length}`]).catch(() => ({ status: 0, retryAfter: null, body: {} }));
+        verdicts.push(at(project, r));
+        if (r.status !== 200) await new Promise((res) => setTimeout(res, 100));
+      }
+    })(),
+    (async () => {
+      let finishing = false;
+      while (!stopping || finishing) {
+        const runId = `load-${String(upload++).padStart(4, '0')}`;
+        // Posted until acknowledged, also after the load stops (a CI job retries its upload).
+        for (let attempt = 0; ; attempt++) {
+          finishing = true;
+          const r = await call((project + 1) % 2, 'POST', `/${p.handle}/runs`, p.token, run(runId, Array.from({ length: LOAD_CASES }, (_, i) => `case-${i}`), { branch: 'main' })).catch(() => ({ status: 0, retryAfter: null, body: {} }));
+          if (r.status === 201) {
+            acknowledged.push({ project, runId });
+            break;
+          }
+          refusedUploads.push(at(project, r));
+          if (deadline !== null && Date.now() > deadline) throw new Error(`upload ${runId} not acknowledged by the deadline: ${r.status} ${JSON.stringify(r.body)}`);
+          await new Promise((res) => setTimeout(res, 250));
+        }
+        finishing = false;
+      }
+    })(),
+  ]);
+  let deadline: number | null = null;
+  return {
+    set phase(name: string) {
+      state.phase = name;
+      state.phaseStart = Date.now();
+    },
+    refusedUploads,
+    async finish(withinMs: number) {
+      stopping = true;
+      deadline = Date.now() + withinMs;
+      await Promise.all(loops);
+      return { verdicts, acknowledged };
+    },
+  };
+}
 
 /** Polls `read` until it gives `expected` (15 s at most), then asserts it. */
 async function until<T>(read: () => Promise<T>, expected: T): Promise<void> {

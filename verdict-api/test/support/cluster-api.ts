@@ -22,6 +22,8 @@ export interface ClusterApi {
   instances: ApiInstance[];
   database: string;
   operatorToken: string;
+  /** What every instance was started with (startInstance with it adds one more). */
+  env: Record<string, string>;
   /** A statement on one node (the first by default), answered as text (TabSeparated). */
   query(text: string, node?: number): Promise<string>;
   stop(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startClusterApi(instances = 2): Promise<ClusterApi> {
     instances: started,
     database,
     operatorToken,
+    env,
     async query(text, node = 0) {
       const res = await fetch(`${cluster.nodes[node]!.url}/?database=${database}`, { method: 'POST', body: text });
       const body = await res.text();
