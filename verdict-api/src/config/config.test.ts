@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ XDG_DATA_HOME: '/var/xdg', STRESS_GATE_DATA_DIR: '/srv/chdb' }).STRESS_GATE_DATA_DIR).toBe('/srv/chdb');
   });
 
+  it('reads cluster mode: several nodes, the cluster, its ZooKeeper and the instances sharing the traffic', () => {
+    const c = loadConfig({ CLICKHOUSE_URL: 'http://ch1:8123, http://u:p@ch2:8123', CLICKHOUSE_CLUSTER: 'stress_gate', STRESS_GATE_ZOOKEEPER: 'zk1:2181,zk2:2181', STRESS_GATE_API_INSTANCES: '3' });
+    expect([c.CLICKHOUSE_CLUSTER, c.STRESS_GATE_ZOOKEEPER, c.STRESS_GATE_API_INSTANCES]).toEqual(['stress_gate', 'zk1:2181,zk2:2181', 3]);
+    expect(loadConfig({}).STRESS_GATE_API_INSTANCES).toBe(1);
+  });
+
   it('reads the verdict concurrency, unset by default (the engine decides)', () => {
     expect(loadConfig({}).STRESS_GATE_VERDICT_CONCURRENCY).toBeUndefined();
     expect(loadConfig({ STRESS_GATE_VERDICT_CONCURRENCY: '36' }).STRESS_GATE_VERDICT_CONCURRENCY).toBe(36);
@@ -35,6 +41,12 @@ describe('loadConfig', () => {
     [{ STRESS_GATE_OPERATOR_TOKEN: 'short' }, 'STRESS_GATE_OPERATOR_TOKEN: must be at least 32 characters'],
     [{ STRESS_GATE_VERDICT_CONCURRENCY: '0' }, 'STRESS_GATE_VERDICT_CONCURRENCY: must be >= 1'],
     [{ STRESS_GATE_VERDICT_CONCURRENCY: 'many' }, 'STRESS_GATE_VERDICT_CONCURRENCY: must be an integer'],
+    [{ CLICKHOUSE_URL: 'http://a:8123,ftp://b' }, 'CLICKHOUSE_URL: must be a URL such as http://127.0.0.1:8123, or several separated by commas'],
+    [{ CLICKHOUSE_CLUSTER: 'c1', STRESS_GATE_ZOOKEEPER: 'zk:2181' }, 'CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL'],
+    [{ CLICKHOUSE_CLUSTER: 'c1', CLICKHOUSE_URL: 'http://a:8123' }, 'CLICKHOUSE_CLUSTER: needs STRESS_GATE_ZOOKEEPER'],
+    [{ CLICKHOUSE_CLUSTER: 'c-1' }, 'CLICKHOUSE_CLUSTER: must be a plain identifier'],
+    [{ STRESS_GATE_ZOOKEEPER: 'zk1' }, 'STRESS_GATE_ZOOKEEPER: must be host:port, or several separated by commas'],
+    [{ STRESS_GATE_API_INSTANCES: '0' }, 'STRESS_GATE_API_INSTANCES: must be >= 1'],
   ])('names the bad key in %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
