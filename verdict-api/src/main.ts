@@ -13,6 +13,7 @@ import { startServer } from './server.js';
 import type { ConnectionLimits } from './limits/connection-limits.js';
 import { ACCOUNT_RATE, type AccountRate, shareOfRate } from './limits/account-rate.js';
 import { STORAGE_QUOTA, type StorageQuota } from './limits/storage-quota.js';
+import { copyFrom } from './storage/copy-from.js';
 import { migrateDatabase, openDatabase } from './storage/open.js';
 import { formatAnswers } from './telemetry/format-table.js';
 import { runTelemetry } from './telemetry/queries.js';
@@ -40,11 +41,16 @@ commands:
   admin list-viewers --project H
   admin revoke-viewer --project H --viewer-id ID
   telemetry [--project H] [--since YYYY-MM-DD]   run the tuning queries (clickhouse/queries) and print tables
+  copy-from --source [USER:PASSWORD@]HOST:PORT [--source-database D]
+                                          copy every row of a single-node install (its native port, D default
+                                          stress_gate) into this database (a cluster's: CLICKHOUSE_CLUSTER), migrated
+                                          first, and compare each table; refuses a target table that holds rows
   every admin command takes --server URL to act on a running server over HTTP, with the
   credential from STRESS_GATE_OPERATOR_TOKEN or STRESS_GATE_ADMIN_TOKEN (an account's admin
   credential); without --server it opens the database itself
 
 environment: VERDICT_API_HOST (127.0.0.1), VERDICT_API_PORT (8787), CLICKHOUSE_URL, CLICKHOUSE_DATABASE (stress_gate),
+             CLICKHOUSE_CLUSTER, STRESS_GATE_ZOOKEEPER, STRESS_GATE_API_INSTANCES (1),
              STRESS_GATE_DATA_DIR ($XDG_DATA_HOME/stress-gate/chdb, else ~/.local/share/stress-gate/chdb),
              STRESS_GATE_SWEEP_INTERVAL_SECONDS (300), STRESS_GATE_OPERATOR_TOKEN,
              STRESS_GATE_PUBLIC_URL, STRESS_GATE_VERDICT_CONCURRENCY (4 embedded, 12 server),
@@ -69,6 +75,8 @@ export async function main(argv: string[]): Promise<number> {
         return await adminCommand(config, rest);
       case 'telemetry':
         return await telemetryCommand(config, rest);
+      case 'copy-from':
+        return await copyFromCommand(config, rest);
       case '--help':
       case '-h':
       case 'help':
@@ -202,6 +210,23 @@ async function adminAction(admin: AdminActions, sub: string | undefined, need: (
       return admin.revokeViewer(req('project'), req('viewer-id'));
     default:
       throw new UsageError(sub ? `unknown admin command "${sub}"` : 'missing admin command');
+  }
+}
+
+async function copyFromCommand(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { source: { type: 'string' }, 'source-database': { type: 'string' } } });
+  const source = /^(?:([^:@]+):([^@]*)@)?([A-Za-z0-9.-]+:\d{1,5})$/.exec(values.source ?? '');
+  if (!source) throw new UsageError('copy-from: --source must be HOST:PORT (the old server\'s native port, e.g. old-host:9000), optionally USER:PASSWORD@ before it');
+  if (!config.CLICKHOUSE_URL) throw new UsageError('copy-from: set CLICKHOUSE_URL (and CLICKHOUSE_CLUSTER) to the ClickHouse to copy into');
+  const db = openForCommand(config);
+  try {
+    await migrateDatabase(db);
+    const copied = await copyFrom(db, { address: source[3]!, database: values['source-database'] ?? 'stress_gate', user: source[1], password: source[2] }, (line) => process.stderr.write(`copy-from: ${line}\n`));
+    process.stdout.write(`${JSON.stringify({ tables: copied }, null, 2)}\n`);
+    return 0;
+  } finally {
+    await db.engine.close();
+    await db.coordinator?.close();
   }
 }
 

@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { shardOfProject } from '../../src/storage/cluster.js';
 import { clusterUnavailableReason } from '../support/clickhouse-cluster.mjs';
 import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi, startInstance } from '../support/cluster-api.js';
-import { ids, run } from '../support/api.js';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { database } from '../../src/storage/database.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { openServerEngine } from '../../src/storage/server-engine.js';
+import { ids, run, seedProject, testApp } from '../support/api.js';
+import { removeServerDir, startClickHouseServer } from '../support/clickhouse-server.mjs';
+
+const execFileAsync = promisify(execFile);
+const VERDICT_API_BIN = fileURLToPath(new URL('../../bin/verdict-api.js', import.meta.url));
 
 const unavailable = clusterUnavailableReason();
 if (unavailable) console.warn(`SKIPPING the cluster tests: ${unavailable}`);
@@ -163,6 +173,42 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
       }
     }
   }, 240_000);
+
+  it('moves a single-node install onto the cluster with nothing lost (copy-from), and serves it from there', async () => {
+    // The old install: one clickhouse-server, written through the service's own code.
+    const old = await startClickHouseServer();
+    try {
+      const oldDb = database(openServerEngine({ url: old.url }), 'stress_gate');
+      await migrate(oldDb.engine, 'stress_gate');
+      const seeded = await seedProject(oldDb, 'moving');
+      const { call: oldCall } = testApp(oldDb);
+      expect((await oldCall('POST', '/api/v1/projects/moving/runs', seeded.token, run('main-1', ['a', 'b', 'c']))).status).toBe(201);
+      expect((await oldCall('POST', '/api/v1/projects/moving/runs', seeded.token, run('mr-1', ['a', 'n'], { branch: 'feature/n' }))).status).toBe(201);
+      expect((await oldCall('POST', '/api/v1/projects/moving/verdict', seeded.token, { testCases: ids(['a', 'n']) })).status).toBe(200);
+      await oldDb.engine.close();
+
+      const env = { ...process.env, ...api.env, CLICKHOUSE_DATABASE: 'moved', LOG_LEVEL: 'warn' };
+      const copy = await execFileAsync(process.execPath, [VERDICT_API_BIN, 'copy-from', '--source', `127.0.0.1:${old.tcpPort}`, '--source-database', 'stress_gate'], { env });
+      const tables = (JSON.parse(copy.stdout) as { tables: { table: string; source: number; target: number }[] }).tables;
+      expect(tables.find((t) => t.table === 'test_case_runs')).toEqual({ table: 'test_case_runs', source: 5, target: 5 });
+      expect(tables.find((t) => t.table === 'projects')?.source).toBeGreaterThan(0);
+      // Copied into a database that holds rows: refused, nothing written twice.
+      await expect(execFileAsync(process.execPath, [VERDICT_API_BIN, 'copy-from', '--source', `127.0.0.1:${old.tcpPort}`], { env })).rejects.toThrow(/already holds \d+ rows; copy into a fresh database/);
+
+      // An instance on the moved database knows the token, the project and its history.
+      const moved = await startInstance({ ...api.env, CLICKHOUSE_DATABASE: 'moved' });
+      try {
+        const res = await fetch(`${moved.url}/api/v1/projects/moving/verdict`, { method: 'POST', headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ testCases: ids(['a', 'b', 'z']) }) });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { candidates: { name: string }[] }).candidates.map((c) => c.name)).toEqual(['z']);
+      } finally {
+        await moved.stop();
+      }
+    } finally {
+      await old.stop();
+      removeServerDir(old);
+    }
+  }, 180_000);
 });
 
 const LOAD_CASES = 20;
