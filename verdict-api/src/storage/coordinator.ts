@@ -15,6 +15,12 @@ export interface Coordinator {
    * `created` when this call made it, the first creator's value otherwise.
    */
   claimOnce(key: string, value: string): Promise<{ value: string; created: boolean }>;
+  /**
+   * Removes the claims made more than `olderThanMs` ago; returns how many. A claim decides a
+   * race of its first moments only: by then its row is in ClickHouse, which every later claim of
+   * the key reads first (run-claims.ts, projects.ts), so the node need not be kept for ever.
+   */
+  sweepClaims(olderThanMs: number, now: number): Promise<number>;
   /** Runs `work` while no other instance runs work under `name` (an ephemeral lock node). */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -46,12 +52,20 @@ export function openZooKeeperCoordinator(connect: string, database: string): Coo
     await call<string>(`mkdirp ${parent}`, (done) => client.mkdirp(parent, done));
     parentsMade.add(parent);
   };
+  const children = (path: string) =>
+    call<string[]>(`list ${path}`, (done) => client.getChildren(path, done)).catch((error: unknown) => {
+      if (isCode(error, zookeeper.Exception.NO_NODE)) return [];
+      throw error;
+    });
   const read = (path: string) => call<Buffer>(`read ${path}`, (done) => client.getData(path, done)).then((b) => b.toString('utf8'));
 
   return {
     async claimOnce(key, value) {
       // Hashed: a key is any text (a run id is up to 200 characters); a node name may not hold '/'.
-      const path = `${root}/claims/${createHash('sha256').update(key).digest('hex')}`;
+      // Under 256 buckets by the hash's first two digits, so that no one node has every claim as
+      // its children (a sweep lists one bucket at a time).
+      const hash = createHash('sha256').update(key).digest('hex');
+      const path = `${root}/claims/${hash.slice(0, 2)}/${hash}`;
       try {
         await ensureParent(path);
         try {
@@ -64,6 +78,29 @@ export function openZooKeeperCoordinator(connect: string, database: string): Coo
       } catch (error) {
         throw unavailable(`claim ${key}`, error);
       }
+    },
+    async sweepClaims(olderThanMs, now) {
+      let removed = 0;
+      try {
+        const buckets = await children(`${root}/claims`);
+        for (const bucket of buckets) {
+          for (const name of await children(`${root}/claims/${bucket}`)) {
+            const path = `${root}/claims/${bucket}/${name}`;
+            const stat = await call<{ ctime: Buffer } | null>(`stat ${path}`, (done) => client.exists(path, done));
+            if (stat === null || now - Number(stat.ctime.readBigInt64BE(0)) < olderThanMs) continue;
+            // Another instance sweeping at the same time may have removed it first.
+            await call<void>(`remove ${path}`, (done) => client.remove(path, -1, done)).then(
+              () => removed++,
+              (error: unknown) => {
+                if (!isCode(error, zookeeper.Exception.NO_NODE)) throw error;
+              },
+            );
+          }
+        }
+      } catch (error) {
+        throw unavailable('sweeping claims', error);
+      }
+      return removed;
     },
     async exclusive(name, work) {
       const path = `${root}/locks/${name}`;

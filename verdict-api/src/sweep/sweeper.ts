@@ -5,6 +5,9 @@ import type { DomainDeps } from '../domain/deps.js';
 import { sweep } from './sweep.js';
 import { purgeExpiredSessions } from '../accounts/sessions.js';
 
+/** How long a claim's ZooKeeper node is kept (coordinator.ts sweepClaims): its row is in ClickHouse long before. */
+export const CLAIMS_KEPT_MS = 24 * 3600_000;
+
 /** A running sweeper. */
 export interface Sweeper {
   stop(): Promise<void>;
@@ -24,6 +27,13 @@ export function startSweeper(deps: DomainDeps, intervalMs: number, clock: Clock)
         if (purged > 0) deps.log.info({ purged }, 'expired sessions purged');
       })
       .catch((error: unknown) => deps.log.warn({ err: error }, 'expired sessions not purged; retrying next interval'))
+      .then(async () => {
+        const coordinator = deps.db.coordinator;
+        if (!coordinator) return;
+        const removed = await coordinator.sweepClaims(CLAIMS_KEPT_MS, now.getTime());
+        if (removed > 0) deps.log.info({ removed }, 'old claims removed from ZooKeeper');
+      })
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'old claims not removed from ZooKeeper; retrying next interval'))
       .finally(() => {
         running = null;
       });

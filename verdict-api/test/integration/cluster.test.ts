@@ -5,6 +5,8 @@
 // acknowledged upload is stored exactly once.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { shardOfProject } from '../../src/storage/cluster.js';
+import { openZooKeeperCoordinator } from '../../src/storage/coordinator.js';
+import { CLAIMS_KEPT_MS } from '../../src/sweep/sweeper.js';
 import { clusterUnavailableReason } from '../support/clickhouse-cluster.mjs';
 import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi, startInstance } from '../support/cluster-api.js';
 import { execFile } from 'node:child_process';
@@ -173,6 +175,33 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
       }
     }
   }, 240_000);
+
+  it('removes claims from ZooKeeper once they are old; a claim decided before stays decided by its row', async () => {
+    const coordinator = openZooKeeperCoordinator(`127.0.0.1:${api.cluster.zookeeper.port}`, `${api.database}_sweep`);
+    try {
+      const keys = Array.from({ length: 20 }, (_, i) => `key-${i}`);
+      for (const key of keys) expect(await coordinator.claimOnce(key, 'first')).toEqual({ value: 'first', created: true });
+      expect(await coordinator.claimOnce('key-3', 'second')).toEqual({ value: 'first', created: false });
+      // Younger than a day: kept.
+      expect(await coordinator.sweepClaims(CLAIMS_KEPT_MS, Date.now())).toBe(0);
+      expect(await coordinator.claimOnce('key-3', 'second')).toEqual({ value: 'first', created: false });
+      // A day later: every one removed, and the key can be created again.
+      expect(await coordinator.sweepClaims(CLAIMS_KEPT_MS, Date.now() + CLAIMS_KEPT_MS + 1000)).toBe(keys.length);
+      expect(await coordinator.claimOnce('key-3', 'second')).toEqual({ value: 'second', created: true });
+    } finally {
+      await coordinator.close();
+    }
+    // A run id claimed long ago is still owned by its first uploader: its row decides, not ZooKeeper.
+    const p = onShard[0]!;
+    expect((await call(0, 'POST', `/${p.handle}/runs`, p.token, run('swept-1', ['s']))).status).toBe(201);
+    const sweeper = openZooKeeperCoordinator(`127.0.0.1:${api.cluster.zookeeper.port}`, api.database);
+    try {
+      expect(await sweeper.sweepClaims(0, Date.now() + 1000)).toBeGreaterThan(0);
+    } finally {
+      await sweeper.close();
+    }
+    expect((await call(1, 'POST', `/${p.handle}/runs`, p.mrToken, run('swept-1', ['t'], { branch: 'feature/t' }))).status).toBe(409);
+  }, 60_000);
 
   it('moves a single-node install onto the cluster with nothing lost (copy-from), and serves it from there', async () => {
     // The old install: one clickhouse-server, written through the service's own code.
