@@ -1,6 +1,6 @@
 // A ClickHouse server over HTTP through @clickhouse/client: production. CI runs Debian's 18.16,
 // which rejects query parameters, so statements arrive fully bound (see sql/bind.ts).
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { StorageError, StorageUnavailableError } from '../errors/errors.js';
 import { quoteString, type Sql } from '../sql/bind.js';
 import { Readable } from 'node:stream';
@@ -147,10 +147,13 @@ const errorCode = (error: unknown): string | undefined => {
 
 const unreachable = (error: unknown): boolean => UNREACHABLE.has(errorCode(error) ?? '');
 
-/** The number ClickHouse's own error carries (`Code: 242, …`), or null for other errors. */
+/**
+ * The number ClickHouse's own error carries, or null for other errors: the client's typed error
+ * (ClickHouseError, which it makes of a newer server's `Code: N. DB::Exception: … (TYPE)`), else
+ * the code 18.16 prints first (`Code: 242, e.displayText() = …`), which the client cannot type.
+ */
 export function clickHouseCode(error: unknown): number | null {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code);
+  if (error instanceof ClickHouseError) return Number(error.code);
   const printed = /^Code: (\d+),/.exec((error as { message?: string }).message ?? '');
   return printed ? Number(printed[1]) : null;
 }
