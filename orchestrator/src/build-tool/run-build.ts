@@ -28,10 +28,10 @@ export interface BuildRunOptions {
   output: 'inherit' | { logFile: string };
   /** Interrupt the build after this many ms (the ceiling). */
   deadlineMs?: number;
-  /** Grace after SIGINT before SIGTERM, and after SIGTERM before SIGKILL. */
+  /** The build is killed when it has not exited this long twice over after SIGINT. */
   graceMs?: number;
   logger: Logger;
-  /** Cancels the build like Ctrl-C (SIGINT, then SIGTERM and SIGKILL after the grace) when aborted. */
+  /** Cancels the build like Ctrl-C (SIGINT, then SIGKILL after twice the grace) when aborted. */
   signal?: AbortSignal;
 }
 
@@ -40,10 +40,15 @@ export type BuildRunner = (executable: string, args: string[], options: BuildRun
 
 /** The real runner. */
 export const runBuild: BuildRunner = async (executable, args, options) => {
-  const log = options.logger.child({ module: 'run-gradle' });
+  const log = options.logger.child({ module: 'run-build' });
   const started = Date.now();
-  log.debug({ executable, args }, 'gradle');
+  log.debug({ executable, args }, 'build');
   const toLog = options.output !== 'inherit';
+  const grace = options.graceMs ?? 15_000;
+  // The ceiling (execa's timeout) and a cancelled CI job (its cancelSignal) stop the build the way
+  // Ctrl-C does: SIGINT to the Gradle client makes the daemon cancel the build, the test JVM stops
+  // and the XML written so far stays; Maven runs its shutdown hooks. A build that has not exited
+  // after twice the grace is killed (execa's forceKillAfterDelay).
   const child = execa(executable, args, {
     cwd: options.cwd,
     env: options.env,
@@ -52,7 +57,10 @@ export const runBuild: BuildRunner = async (executable, args, options) => {
     stdio: toLog ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     all: toLog,
     buffer: false,
-    forceKillAfterDelay: false,
+    killSignal: 'SIGINT',
+    forceKillAfterDelay: grace * 2,
+    ...(options.deadlineMs !== undefined ? { timeout: options.deadlineMs } : {}),
+    ...(options.signal ? { cancelSignal: options.signal } : {}),
   });
   let logWritten: Promise<void> = Promise.resolve();
   if (options.output !== 'inherit' && child.all) {
@@ -61,44 +69,14 @@ export const runBuild: BuildRunner = async (executable, args, options) => {
     child.all.pipe(log);
     logWritten = finished(log);
   }
-  let interrupted = false;
-  let cancelled = false;
-  let stopping = false;
-  const timers: NodeJS.Timeout[] = [];
-  const grace = options.graceMs ?? 15_000;
-  // SIGINT to the Gradle client makes the daemon cancel the build (like Ctrl-C); the test JVM is
-  // stopped and the XML written so far stays. Escalate if it does not exit.
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    child.kill('SIGINT');
-    timers.push(setTimeout(() => child.kill('SIGTERM'), grace));
-    timers.push(setTimeout(() => child.kill('SIGKILL'), grace * 2));
-  };
-  if (options.deadlineMs !== undefined) {
-    timers.push(
-      setTimeout(() => {
-        interrupted = true;
-        log.info({ deadlineMs: options.deadlineMs }, 'ceiling reached: interrupting gradle');
-        stop();
-      }, options.deadlineMs),
-    );
-  }
-  const onAbort = () => {
-    cancelled = true;
-    log.info('cancelled: stopping gradle');
-    stop();
-  };
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
   const result = await child;
-  options.signal?.removeEventListener('abort', onAbort);
-  for (const t of timers) clearTimeout(t);
   await logWritten;
+  if (result.timedOut) log.info({ deadlineMs: options.deadlineMs }, 'ceiling reached: the build was interrupted');
+  if (result.isCanceled) log.info('cancelled: the build was stopped');
   if (result.failed && result.exitCode === undefined && !result.isTerminated) {
     throw new BuildNotRunnableError(`could not run ${executable}: ${result.shortMessage ?? result.message}`);
   }
   const exitCode = result.exitCode ?? (result.isTerminated ? 130 : 1);
-  log.debug({ exitCode, ms: Date.now() - started }, 'gradle finished');
-  return { exitCode, interrupted: interrupted && !cancelled, cancelled, wallClockMs: Date.now() - started };
+  log.debug({ exitCode, ms: Date.now() - started }, 'build finished');
+  return { exitCode, interrupted: result.timedOut && !result.isCanceled, cancelled: result.isCanceled, wallClockMs: Date.now() - started };
 };
