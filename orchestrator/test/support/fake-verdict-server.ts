@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_STRESS_PARAMETERS, type Candidate, type VerdictResponse } from '@stress-gate/verdict-api/contract';
 import { testCaseId } from '@stress-gate/verdict-api/identity';
 // The server's own pricing, so the fake prices exactly as the real verdict does.
-import { price } from '../../../verdict-api/src/candidates/pricing.js';
+import { price } from '../../../verdict-api/src/contract.js';
 import { type PostedSuite, type PostedTestCase } from '../../src/verdict/verdict-client.js';
 
 /** The test cases of a verdict request in either form: grouped by suite (the CLI's) or one entry per test case. */

@@ -3,8 +3,7 @@
 // the ingestion-time is_new badge.
 import type { Account } from '../accounts/accounts.js';
 import type { Project } from '../accounts/projects.js';
-import { type Candidate, type RenamedTest, type VerdictResponse } from '../contract.js';
-import { price } from '../candidates/pricing.js';
+import { type Candidate, price, type RenamedTest, type VerdictResponse } from '../contract.js';
 import { guards } from '../guard/guards.js';
 import { rememberedId, type RememberedId, suiteIds, timesForgotten } from '../identity/remembered-ids.js';
 import { compareIdentities, type Identity } from '../identity/test-case-id.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_STRESS_PARAMETERS } from '../contract.js';
-import { formatDuration } from '../contract.js';
-import { price } from './pricing.js';
+import { DEFAULT_STRESS_PARAMETERS } from './contract.js';
+import { formatDuration } from './contract.js';
+import { price } from './contract.js';
 
 const curve = DEFAULT_STRESS_PARAMETERS.curve;
 
