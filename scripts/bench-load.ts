@@ -9,7 +9,7 @@
 // figure, where the cores went (the API's thread, the rest of its process, clickhouse-server, the
 // machine), then where the API's time went (ClickHouse statements by kind, event-loop use).
 // Targets on 2 cores: >= 250 verdicts/s, p99 < 250 ms, 0 errors, uploads >= half unloaded.
-// The clients run in a worker thread, so the API's event loop is its own.
+// The clients run in a worker thread (bench-load-clients.ts), so the API's event loop is its own.
 //   npm run bench:load -- [--engine embedded|server|both] [--rows N] [--seconds 60] [--clients 50]
 //     [--identities 1000] [--new 10] [--upload-cases 1000] [--solo 10] [--form grouped|tests|flat] [--cpu-profile FILE]
 //     [--verdict-concurrency N] [--fault-at S [--fault-seconds 10]]
@@ -23,140 +23,17 @@
 // --cpu-profile writes the API thread's CPU profile of the load phase (open it in Chrome DevTools)
 // and prints its heaviest functions.
 import { writeFileSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
-import { groupBySuite } from '../orchestrator/dist/verdict/verdict-client.js';
 import type { ClickHouseEngine } from '../verdict-api/dist/storage/engine.js';
 import type { Sql } from '../verdict-api/dist/sql/bind.js';
 import type { Bench } from './bench-common.js';
 import type { InsertRows } from '../verdict-api/dist/storage/tab-separated.js';
-// Only the database-free helpers at the top: the client worker runs this file too and must not load chDB (see bench-util).
-import { fileCreationUs, hostChecks, IDENTITIES_PER_PROJECT, intFlag, machineCpuMs, withServiceNodeFlags, knownIdentity, loadUploadBody, log, ms, newIdentity, parseOptions, postBody, procCpuMs, summarize } from './bench-util.js';
-
-interface Plan {
-  url: string;
-  handle: string;
-  token: string;
-  clients: number;
-  seconds: number;
-  solo: number;
-  verdictBodies: string[];
-  expectedNew: number;
-  uploadCases: number;
-  /** Fault mode: refused uploads are posted again, and every request's end and status is kept. */
-  fault: boolean;
-}
-
-interface PhaseResult {
-  seconds: number;
-  verdicts: number[];
-  verdictErrors: Record<string, number>;
-  uploads: number;
-  uploadErrors: Record<string, number>;
-  uploadLatencies: number[];
-  wrongAnswers: number;
-  /** Fault mode: per request [start, end (Date.now()), 0 verdict | 1 upload, HTTP status or 0 for no answer]. */
-  events: Event[];
-  /** Fault mode: the run ids of the acknowledged uploads, and of those acknowledged after a refusal. */
-  acknowledged: string[];
-  retried: string[];
-}
-
-type Event = [start: number, end: number, kind: number, status: number];
+import { type Event, type Form, FORMS, type PhaseResult, type Plan, runClients, verdictWork } from './bench-load-clients.js';
+import { fileCreationUs, hostChecks, intFlag, machineCpuMs, withServiceNodeFlags, log, ms, parseOptions, procCpuMs, summarize } from './bench-util.js';
 
 const TARGET_RATE = 250;
-const FORMS = ['grouped', 'tests', 'flat'] as const;
-type Form = (typeof FORMS)[number];
 const TARGET_P99 = 250;
-
-// ---------------------------------------------------------------------------------------------
-// The clients (worker thread).
-
-async function clients(plan: Plan): Promise<{ solo: PhaseResult; load: PhaseResult }> {
-  const headers = { authorization: `Bearer ${plan.token}`, 'content-type': 'application/json' };
-  const base = `${plan.url}/api/v1/projects/${plan.handle}`;
-  let uploadSeq = 0;
-  // Encoded once: a real client's encoding is not the API machine's CPU (this worker shares its cores).
-  const verdictBodies = plan.verdictBodies.map((b) => Buffer.from(b, 'utf8'));
-  // node:http over kept-alive sockets rather than fetch (bench-util's postBody).
-  const agent = new Agent({ keepAlive: true, maxSockets: plan.clients + 1 });
-  const post = (path: string, body: Buffer) => postBody(`${base}/${path}`, headers, body, agent);
-  const count = (errors: Record<string, number>, key: string) => void (errors[key] = (errors[key] ?? 0) + 1);
-
-  async function phase(seconds: number, verdictClients: number): Promise<PhaseResult> {
-    const result: PhaseResult = { seconds, verdicts: [], verdictErrors: {}, uploads: 0, uploadErrors: {}, uploadLatencies: [], wrongAnswers: 0, events: [], acknowledged: [], retried: [] };
-    const event = (start: number, kind: number, status: number) => void (plan.fault && result.events.push([start, Date.now(), kind, status]));
-    const end = performance.now() + seconds * 1000;
-    const verdictLoop = async (c: number) => {
-      for (let k = c; performance.now() < end; k += verdictClients) {
-        const t = performance.now();
-        const started = Date.now();
-        try {
-          const { status, text } = await post('verdict', verdictBodies[k % verdictBodies.length]!);
-          event(started, 0, status);
-          if (status !== 200) count(result.verdictErrors, `HTTP ${status}`);
-          else {
-            result.verdicts.push(performance.now() - t);
-            // Every answer is checked, so speed never comes from a wrong or empty verdict.
-            if ((JSON.parse(text) as { candidates: unknown[] }).candidates.length !== plan.expectedNew) result.wrongAnswers++;
-          }
-        } catch (error) {
-          event(started, 0, 0);
-          count(result.verdictErrors, (error as Error).message);
-        }
-      }
-    };
-    const uploadLoop = async () => {
-      while (performance.now() < end) {
-        const runId = `load-${process.pid}-${uploadSeq}`;
-        const body = Buffer.from(loadUploadBody(runId, uploadSeq++, plan.uploadCases), 'utf8'); // built outside the timed section
-        // In fault mode a refused upload is posted again until acknowledged, as the CLI retries.
-        for (let attempt = 0; performance.now() < end || attempt === 0; attempt++) {
-          const t = performance.now();
-          const started = Date.now();
-          let status = 0;
-          try {
-            status = (await post('runs', body)).status;
-            if (status !== 201) count(result.uploadErrors, `HTTP ${status}`);
-          } catch (error) {
-            count(result.uploadErrors, (error as Error).message);
-          }
-          event(started, 1, status);
-          if (status === 201) {
-            result.uploads++;
-            result.uploadLatencies.push(performance.now() - t);
-            if (plan.fault) result.acknowledged.push(runId);
-            if (plan.fault && attempt > 0) result.retried.push(runId);
-            break;
-          }
-          if (!plan.fault) break;
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
-    };
-    await Promise.all([uploadLoop(), ...Array.from({ length: verdictClients }, (_, c) => verdictLoop(c))]);
-    return result;
-  }
-
-  const solo = await phase(plan.solo, 0);
-  parentPort?.postMessage({ phase: 'load' });
-  const load = await phase(plan.seconds, plan.clients);
-  agent.destroy();
-  return { solo, load };
-}
-
-if (!isMainThread) {
-  clients(workerData as Plan).then(
-    (r) => parentPort!.postMessage(r),
-    (error: unknown) => parentPort!.postMessage({ error: String((error as Error).stack ?? error) }),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// The API (main thread).
 
 /** Times the API's statements by what they are for. */
 function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => ClickHouseEngine {
@@ -195,25 +72,6 @@ function profiler(stages: Map<string, number[]>): (e: ClickHouseEngine) => Click
       close: () => e.close(),
     };
   };
-}
-
-/**
- * Request k: `fresh` identities no run ever had (never cached: each is asked of ClickHouse), the
- * rest known ones from a window rotating over the project's 10,000. Grouped by suite as the CLI
- * sends it (`grouped`), grouped with an object per test (`tests`, older CLIs), or one entry per test
- * case (`flat`, older clients).
- */
-function verdictBody(identities: number, fresh: number, k: number, form: Form): string {
-  const known = Math.min(identities - fresh, IDENTITIES_PER_PROJECT);
-  const testCases = [];
-  for (let j = 0; j < known; j++) testCases.push({ ...knownIdentity((k * known + j) % IDENTITIES_PER_PROJECT), durationMs: ((j * 7919) % 40_000) + 3 });
-  for (let j = 0; j < identities - known; j++) testCases.push({ ...newIdentity(k * identities + j), durationMs: ((j * 104_729) % 40_000) + 3 });
-  if (form === 'flat') return JSON.stringify({ testCases, mode: 'report', runId: `load-verdict-${k}` });
-  if (form === 'tests') {
-    const suites = groupBySuite(testCases).map((g) => ({ module: g.module, suite: g.suite, tests: g.names.map((name, i) => ({ name, durationMs: g.durationsMs[i]! })) }));
-    return JSON.stringify({ suites, mode: 'report', runId: `load-verdict-${k}` });
-  }
-  return JSON.stringify({ suites: groupBySuite(testCases), mode: 'report', runId: `load-verdict-${k}` });
 }
 
 interface CpuProfile {
@@ -274,18 +132,17 @@ async function main(): Promise<void> {
       const fill = await fillPresence(b, rows);
       log(`${kind}: presence filled in ${(fill.total / 1000).toFixed(1)} s; ${hostChecks()}`);
       const plan: Plan = {
-        url: b.api.url,
+        urls: [b.api.url],
         handle: b.project.handle,
         token: b.token,
         clients: clientsN,
+        uploaders: 1,
         seconds,
         solo,
-        verdictBodies: Array.from({ length: 1_000 }, (_, k) => verdictBody(identities, fresh, k, form)),
-        expectedNew: identities - Math.min(identities - fresh, IDENTITIES_PER_PROJECT),
+        ...verdictWork(identities, fresh, form),
         uploadCases,
         fault: faultAt !== undefined,
       };
-      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: plan });
       let loadStarted = 0;
       let elu0 = performance.eventLoopUtilization();
       let cpu0 = process.cpuUsage();
@@ -301,22 +158,18 @@ async function main(): Promise<void> {
         for (const e of list.getEntries()) ((((e as { detail?: { kind?: number } }).detail)?.kind ?? 0) === perfConstants.NODE_PERFORMANCE_GC_MAJOR ? gcs.major : gcs.minor).push(e.duration);
       });
       gcWatch.observe({ entryTypes: ['gc'] });
-      // Set in the worker's message handler: declared with a cast so that TypeScript does not narrow it to null here.
+      // Set as the load starts: declared with a cast so that TypeScript does not narrow it to null here.
       let fault = null as Promise<Gap> | null;
-      const result = await new Promise<{ solo: PhaseResult; load: PhaseResult } | { error: string }>((resolve, reject) => {
-        worker.on('message', (m: { phase?: string }) => {
-          if (m.phase !== 'load') return resolve(m as { solo: PhaseResult; load: PhaseResult });
-          // Only the load phase is profiled.
-          stages.clear();
-          elu0 = performance.eventLoopUtilization();
-          cpu0 = process.cpuUsage();
-          shares0 = shares();
-          loopDelay.enable();
-          loadStarted = performance.now();
-          if (faultAt !== undefined) fault = injectFault(b, faultAt, faultSeconds);
-          if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
-        });
-        worker.once('error', reject);
+      const result = await runClients(plan, () => {
+        // Only the load phase is profiled.
+        stages.clear();
+        elu0 = performance.eventLoopUtilization();
+        cpu0 = process.cpuUsage();
+        shares0 = shares();
+        loopDelay.enable();
+        loadStarted = performance.now();
+        if (faultAt !== undefined) fault = injectFault(b, faultAt, faultSeconds);
+        if (profile) void profile.post('Profiler.enable').then(() => profile!.post('Profiler.start'));
       });
       const elu = performance.eventLoopUtilization(elu0);
       loopDelay.disable();
@@ -326,8 +179,6 @@ async function main(): Promise<void> {
       const shares1 = shares();
       const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
       const cpu = profile ? ((await profile.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
-      await worker.terminate();
-      if ('error' in result) throw new Error(result.error);
       const { solo: s, load: l } = result;
       const soloRate = (s.uploads * uploadCases) / s.seconds;
       const loadRate = (l.uploads * uploadCases) / l.seconds;
@@ -458,10 +309,8 @@ async function reportFault(b: Bench, gap: Gap, solo: PhaseResult, load: PhaseRes
   log(`  fault: 503 in the gap, answering again by itself, every acknowledged upload stored once, refused ones retried: ${met ? 'MET' : 'MISSED'}`);
 }
 
-if (isMainThread) {
-  withServiceNodeFlags();
-  main().catch((error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  });
-}
+withServiceNodeFlags();
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

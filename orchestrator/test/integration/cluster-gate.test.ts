@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { clusterUnavailableReason } from '../../../verdict-api/test/support/clickhouse-cluster.mjs';
-import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi } from '../../../verdict-api/test/support/cluster-api.js';
+import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi } from '../../../verdict-api/test/support/cluster-api.mjs';
 import { main, realDeps } from '../../src/cli.js';
 import { gitlabCiEnv } from '../support/ci-env.js';
 import { checkoutProject, writeTree } from '../support/fixture-project.js';

@@ -8,7 +8,7 @@ import { shardOfProject } from '../../src/storage/cluster.js';
 import { openZooKeeperCoordinator } from '../../src/storage/coordinator.js';
 import { CLAIMS_KEPT_MS } from '../../src/sweep/sweeper.js';
 import { clusterUnavailableReason } from '../support/clickhouse-cluster.mjs';
-import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi, startInstance } from '../support/cluster-api.js';
+import { type ClusterApi, type ClusterProject, seedClusterProject, startClusterApi, startInstance } from '../support/cluster-api.mjs';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';

@@ -87,9 +87,21 @@ function clusterConfig(name, zkPort, shards, macros, interserverPort) {
  * `nodes[i]` is shard `floor(i / replicas) + 1`, replica `i % replicas + 1`; each can be
  * stopped and started again (`stop()`, `start()`), and so can `zookeeper`.
  */
-export async function startCluster({ name = 'stress_gate', shards = 2, replicas = 2 } = {}) {
+export async function startCluster(options = {}) {
   const reason = clusterUnavailableReason();
   if (reason) throw new Error(reason);
+  // The ports are picked before the servers start, so another process (a test beside this one)
+  // can take one in between: a start that fails is tried again on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(options);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function startClusterOnce({ name = 'stress_gate', shards = 2, replicas = 2 }) {
   const zkHandle = { current: await startZooKeeper() };
   const layout = [];
   for (let s = 0; s < shards; s++) {
@@ -120,7 +132,15 @@ export async function startCluster({ name = 'stress_gate', shards = 2, replicas 
     return node;
   });
   // One at a time: four servers starting at once on two cores take longer than one after another.
-  for (const node of nodes) await node.start();
+  try {
+    for (const node of nodes) await node.start();
+  } catch (error) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await zkHandle.current.stop();
+    for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
+    rmSync(zkHandle.current.dir, { recursive: true, force: true });
+    throw error;
+  }
   const zookeeper = {
     get port() {
       return zkHandle.current.port;
