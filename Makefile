@@ -9,17 +9,18 @@ PACKAGED_JAR := orchestrator/gradle-plugin/stress-gate-gradle-plugin.jar
 # pom; the first build downloads them from Maven Central into ~/.m2). The CLI's package carries both jars.
 RUNNER_JAR := orchestrator/jvm-runner/target/stress-gate-jvm-runner.jar
 
-.PHONY: demo test install apt node plugin plugin-compat runner-test bench clean
+.PHONY: demo test install apt node plugin plugin-compat plugin-test runner-test bench clean
 
 ## demo: the main job — the gate on the example Gradle and Maven projects against the verdict API on embedded ClickHouse
 ## (SERVE=1 keeps the dashboard serving until Ctrl-C)
 demo: install
 	SERVE=$(SERVE) bash scripts/demo.sh
 
-## test: the JVM runner's own tests, the type check of sources and tests, the linter (eslint, import
+## test: the Java tests (the JVM runner's JUnit tests, the Gradle plugin's TestKit tests, each with its
+## counts), the plugin compiled against newer Gradle APIs, the type check of sources and tests, the linter (eslint, import
 ## boundaries, no cycles of modules or folders), the docs check (the README's and docs' commands, links,
 ## flags and env keys), then unit and integration tests (real chDB, a real clickhouse-server, real Gradle and Maven builds)
-test: install plugin-compat runner-test
+test: install plugin-compat runner-test plugin-test
 	npm run typecheck
 	npm run lint
 	npm run check:docs
@@ -54,8 +55,23 @@ plugin-compat:
 ## runner-test: the JVM runner's JUnit tests (orchestrator/jvm-runner/src/test): each runner kind in
 ## real runner JVMs, and the fork's runtime class path. Plain mvn, not -o: the first run resolves
 ## Surefire's JUnit Platform provider; pinned versions need no network after that.
+## Prints the counts from Surefire's reports (scripts/junit-counts.mjs fails when none ran).
 runner-test:
-	cd orchestrator/jvm-runner && mvn -B -q test
+	@echo "Running the JVM runner's JUnit tests"; rm -rf orchestrator/jvm-runner/target/surefire-reports; status=0; \
+	  (cd orchestrator/jvm-runner && mvn -B -q test) || status=$$?; \
+	  node scripts/junit-counts.mjs "JVM runner tests (JUnit)" orchestrator/jvm-runner/target/surefire-reports || status=1; \
+	  exit $$status
+
+## plugin-test: the Gradle plugin's functional tests (gradle-plugin/src/test, JUnit 4 and Gradle TestKit):
+## small fixture builds with the plugin applied as the orchestrator applies it (the init script, -I),
+## first pass, stress pass, quarantine skips and refusals, run on Debian's Gradle 4.4.1, the only Gradle
+## this machine can run (7.6.4 and 8.10 are compiled against only: make plugin-compat). Offline; always
+## reruns (cleanTest) and prints the counts from the JUnit XML.
+plugin-test:
+	@echo "Running the Gradle plugin's TestKit tests on Debian's Gradle"; status=0; \
+	  (cd gradle-plugin && gradle --offline --quiet cleanTest test) || status=$$?; \
+	  node scripts/junit-counts.mjs "Gradle plugin tests (TestKit)" gradle-plugin/build/test-results/test || status=1; \
+	  exit $$status
 
 # Without its tests (make runner-test runs them), so that make install stays quick.
 $(RUNNER_JAR): $(shell find orchestrator/jvm-runner/src -type f) orchestrator/jvm-runner/pom.xml
