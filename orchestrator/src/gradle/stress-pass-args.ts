@@ -1,7 +1,7 @@
 // The stress pass reuses the user's Gradle invocation minus its task selection: flags such as
 // --offline, -Pk=v, -Dk=v, --info stay, task names and the options that belong to tasks go.
 
-// Gradle's own options that take a value as the next argument (4.4 through 8.x).
+// Gradle's own options that take a value as the next argument (those of 4.4.1, which is run here, and of the 7.6 and 8.10 command lines).
 const VALUE_TAKING = new Set([
   '-b', '--build-file', '-c', '--settings-file', '-g', '--gradle-user-home', '-I', '--init-script',
   '-p', '--project-dir', '-x', '--exclude-task', '--max-workers', '--include-build',
