@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_STRESS_PARAMETERS } from '../verdict-api/dist/contract.js';
 import { testCaseId } from '../verdict-api/dist/identity/test-case-id.js';
-import { price } from '../verdict-api/dist/candidates/pricing.js';
+import { price } from '../verdict-api/dist/contract.js';
 import { guards } from '../verdict-api/dist/guard/guards.js';
 
 type Posted = { module: string; suite: string; name: string; durationMs: number };

@@ -25,7 +25,7 @@
 // With CLICKHOUSE_URL set it writes to that server instead of embedded chDB.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_STRESS_PARAMETERS, DEFAULT_FLAKY_POLICY } from '../verdict-api/dist/contract.js';
-import { price } from '../verdict-api/dist/candidates/pricing.js';
+import { price } from '../verdict-api/dist/contract.js';
 import { guards } from '../verdict-api/dist/guard/guards.js';
 import { formatDateTime } from '../verdict-api/dist/sql/bind.js';
 import { database, type Database, type TableName } from '../verdict-api/dist/storage/database.js';
