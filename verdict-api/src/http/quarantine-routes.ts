@@ -24,7 +24,9 @@ export function quarantineRoutes(api: Hono<AppEnv>, deps: DomainDeps, clock: Clo
 
   api.get('/:project/quarantine', async (c) => {
     const page = pageParams(c.req.query('limit'), c.req.query('cursor'));
-    return c.json(await listQuarantine(db, c.get('principal').project.projectId, clock(), page));
+    // The CLI reads it before every build: on a cluster, from the project's shard only (database.ts forProject).
+    const { projectId } = c.get('principal').project;
+    return c.json(await listQuarantine(await db.forProject(projectId), projectId, clock(), page));
   });
 
   api.post('/:project/quarantine', async (c) => {

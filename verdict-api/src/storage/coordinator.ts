@@ -28,8 +28,19 @@ export interface Coordinator {
 
 /** Connects to `connect` (host:port,…) and keeps every node under /stress-gate/<database>. */
 export function openZooKeeperCoordinator(connect: string, database: string): Coordinator {
-  const client = zookeeper.createClient(connect, { sessionTimeout: 10_000, retries: 0, spinDelay: 500 });
-  client.connect();
+  // A client whose session expired (ZooKeeper away longer than the session timeout) never
+  // reconnects: a new one takes its place, or every claim after ZooKeeper's return would time out.
+  let closed = false;
+  const open = (): zookeeper.Client => {
+    const fresh = zookeeper.createClient(connect, { sessionTimeout: 10_000, retries: 0, spinDelay: 500 });
+    fresh.once('expired', () => {
+      fresh.close();
+      if (!closed) client = open();
+    });
+    fresh.connect();
+    return fresh;
+  };
+  let client = open();
   const root = `/stress-gate/${database}`;
 
   const call = <T>(what: string, start: (done: (error: unknown, value?: T) => void) => void): Promise<T> =>
@@ -126,6 +137,7 @@ export function openZooKeeperCoordinator(connect: string, database: string): Coo
       }
     },
     async close() {
+      closed = true;
       client.close();
     },
   };

@@ -134,11 +134,17 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
     await phase('replica-back', 3);
     await Promise.all([api.cluster.nodes[2]!.stop(), api.cluster.nodes[3]!.stop()]);
     await phase('shard-down', 6);
+    // The quarantine list the CLI reads before its build: from the project's own shard.
+    const [p0, p1] = onShard as [ClusterProject, ClusterProject];
+    expect((await call(0, 'GET', `/${p0.handle}/quarantine`, p0.token)).status).toBe(200);
+    const refused = await call(0, 'GET', `/${p1.handle}/quarantine`, p1.token);
+    expect([refused.status, refused.retryAfter]).toEqual([503, '5']);
     load.phase = 'restarting';
     await Promise.all([api.cluster.nodes[2]!.start(), api.cluster.nodes[3]!.start()]);
     await phase('shard-back', 3);
+    // Longer than every session's timeout (the API's 10 s, ClickHouse's 6 s): each must start a new one.
     await api.cluster.zookeeper.stop();
-    await phase('zookeeper-down', 10);
+    await phase('zookeeper-down', 14);
     load.phase = 'restarting';
     await api.cluster.zookeeper.start();
     await phase('zookeeper-back', 3);
@@ -286,7 +292,10 @@ function startLoad() {
             break;
           }
           refusedUploads.push(at(project, r));
-          if (deadline !== null && Date.now() > deadline) throw new Error(`upload ${runId} not acknowledged by the deadline: ${r.status} ${JSON.stringify(r.body)}`);
+          if (deadline !== null && Date.now() > deadline) {
+            const logs = api.instances.map((i, n) => `instance ${n}:\n${i.stderr().slice(-3000)}`).join('\n');
+            throw new Error(`upload ${runId} not acknowledged by the deadline: ${r.status} ${JSON.stringify(r.body)}\n${logs}`);
+          }
           await new Promise((res) => setTimeout(res, 250));
         }
         finishing = false;

@@ -5,6 +5,8 @@ export type Cluster = LocalCluster;
 export interface ApiInstance {
   url: string;
   pid: number;
+  /** The last of what it wrote on stderr (its warnings and errors). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 

@@ -109,6 +109,8 @@ async function startInstanceOnce(env) {
   return {
     url,
     pid: child.pid,
+    /** The last of what it wrote on stderr (its warnings and errors). */
+    stderr: () => stderr,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
