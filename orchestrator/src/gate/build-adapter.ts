@@ -1,12 +1,14 @@
 // The seam between the gate's core and a build tool: how the first pass runs and is read, how the
-// stress pass will run (the figures the ceiling guard, the report and telemetry share), and how it
-// runs each candidate's repetitions in fresh JVMs. gradle/ and maven/ implement it.
+// stress pass is planned (its targets, and the figures the ceiling guard, the report and telemetry
+// share), and how that plan runs each candidate's repetitions in fresh JVMs. gradle/ and maven/
+// implement it.
 import type { TestCaseIdentity } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 import type { InOrderRunner } from '../repetitions/sequence-run.js';
-import type { Executor, StressPassResult, StressPlanFigures } from '../repetitions/stress-pass-result.js';
+import type { Executor, StressPassResult } from '../repetitions/stress-pass-result.js';
+import type { StressPlan } from '../repetitions/stress-plan.js';
 
 /** What the first pass needs from the core: the quarantine, the clock, cancellation. */
 export interface BuildFirstPassOptions {
@@ -31,16 +33,19 @@ export interface StressPassOptions {
   untilFailure?: boolean;
 }
 
-/** One build tool, prepared for one invocation of the CLI. */
-export interface BuildAdapter {
+/**
+ * One build tool, prepared for one invocation of the CLI. `Targets`: what its plans hold (opaque
+ * to the core, which only hands a plan from `planStress` back to `stressPass`).
+ */
+export interface BuildAdapter<Targets = unknown> {
   /** The invocation's temp dir (removed at the end unless STRESS_GATE_KEEP_TEMP). */
   workDir: string;
   /** Runs the user's command as given and reads its results. */
   firstPass(args: readonly string[], options: BuildFirstPassOptions): Promise<FirstPass>;
-  /** How the stress pass of `stress` will run: its executor and JVMs at a time. */
-  planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlanFigures>;
-  /** Runs the repetitions of `stress` (candidates with a source) as planned, within `ceilingSeconds` (null: no ceiling). */
-  stressPass(stress: readonly GateCandidate[], args: readonly string[], ceilingSeconds: number | null, plan: StressPlanFigures, options?: StressPassOptions): Promise<StressPassResult>;
+  /** Plans the stress pass of `stress` (candidates with a source): its targets, what cannot run and why, its executor and JVMs at a time. */
+  planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlan<Targets>>;
+  /** Runs exactly `plan` (one of this adapter's) within `ceilingSeconds` (null: no ceiling); `args`: the user's build arguments. */
+  stressPass(plan: StressPlan<Targets>, args: readonly string[], ceilingSeconds: number | null, options?: StressPassOptions): Promise<StressPassResult>;
   /**
    * Runs each sequence of tests (the first pass's) in one fresh JVM, each test on its own and in
    * that order (the order probe, order-probe/). Called after `stressPass`.

@@ -100,8 +100,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   let candidates = groupInvocations(joined, verdict.parameters.curve);
   // A build that failed on a test that is not new: today's rule, nothing is stressed.
   if (!first.passed && !failedOnlyOnNew(first, candidates)) return withDiff(stoppedReport(mode, config, first, { kind: 'first_pass_failed' }));
-  // How the build adapter will run the pass (its executor, JVMs at a time): the ceiling guard,
-  // the report and telemetry all use this one prediction.
+  // The build adapter's plan of the pass (its targets, executor, JVMs at a time): the ceiling
+  // guard, the report and telemetry all use this one prediction, and the pass runs this plan.
   const priced = async (these: readonly GateCandidate[], v: typeof verdict) => {
     const stress = toStress(these);
     const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
@@ -142,7 +142,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     // started for nothing. Raced against a settled value, an upload still in flight is not waited for.
     await Promise.race([ctx.awaitUpload(), null]);
     stressedAt = deps.now();
-    const pass = await ctx.build.stressPass(stress, ctx.gradleArgs, verdict.parameters.ceilingSeconds, plan!, deps.signal ? { signal: deps.signal } : {});
+    const pass = await ctx.build.stressPass(plan!, ctx.gradleArgs, verdict.parameters.ceilingSeconds, deps.signal ? { signal: deps.signal } : {});
     stressPass = stressPassSummary(pass);
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {

@@ -55,7 +55,7 @@ export async function runStressTests(flags: ToolFlags, buildArgs: readonly strin
     const stress = repetitions === null ? groupInvocations(picked, DEFAULT_STRESS_PARAMETERS.curve) : groupInvocations(picked, [{ maxDurationMs: Number.MAX_SAFE_INTEGER, bound: 'inclusive', repetitions }]);
     const plan = await build.planStress(toStress(stress), { executor: config.executor, parallelJvms: config.parallelJvms });
     // No ceiling: the author asked for these repetitions, and Ctrl-C stops them.
-    const pass = await build.stressPass(toStress(stress), buildArgs, null, plan, {
+    const pass = await build.stressPass(plan, buildArgs, null, {
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(flags.untilFailure ? { untilFailure: true } : {}),
     });

@@ -4,18 +4,18 @@
 // by the Gradle executor (the plugin's repetition tasks).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
-import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
+import { planDirectPass, runAdapterDirectPass } from '../jvm/direct-pass.js';
 import { runInOrder } from '../jvm/in-order.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
-import { runGradleExecutor } from './gradle-executor.js';
+import type { StressTarget } from '../jvm/stress-target.js';
+import { planGradleExecutor, runGradleExecutor, type GradleExecutorTargets } from './gradle-executor.js';
 import { runGradleFirstPass } from './gradle-first-pass.js';
 import type { GradleSetup } from './gradle-setup.js';
-import { gradleTargets, type GradleTargets } from './gradle-targets.js';
+import { gradleTargets } from './gradle-targets.js';
 
 /** What the Gradle adapter needs besides the core's deps: where Gradle is and how it runs. */
 export interface GradleDeps {
@@ -24,18 +24,15 @@ export interface GradleDeps {
   runBuild: BuildRunner;
 }
 
+/** What a Gradle stress plan runs: the direct executor's repetition JVMs, or the plugin's repetition tasks. */
+export type GradlePlanned = { direct: readonly StressTarget[] } | GradleExecutorTargets;
+
 /** Prepares Gradle (init script, temp dir, executable) for one invocation. */
-export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
+export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, projectDir: string): Promise<BuildAdapter<GradlePlanned>> {
   const executable = await gradle.executable(projectDir);
   const setup = await gradle.prepare(deps.env);
   const archives = new ArchivesInProgress();
   let platformConfig: ReadonlyMap<string, ForkConfig> = new Map();
-  // The targets planned for the stress pass, kept for it.
-  let planned: { stress: readonly GateCandidate[]; targets: GradleTargets } | null = null;
-  const targetsOf = async (stress: readonly GateCandidate[]) => {
-    if (planned?.stress !== stress) planned = { stress, targets: await gradleTargets(stress, setup.manifest, platformConfig) };
-    return planned.targets;
-  };
   const executorDeps = { runBuild: gradle.runBuild, executable, setup, projectDir, env: deps.env, logger: deps.logger };
   return {
     workDir: setup.workDir,
@@ -54,19 +51,20 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
       return pass.first;
     },
     planStress: async (stress, request) => {
-      if (request.executor === 'gradle') return { executor: 'gradle', concurrency: 1, fallback: null };
-      const targets = await targetsOf(stress);
+      if (request.executor === 'gradle') return planGradleExecutor(stress, setup, projectDir, null);
+      const targets = await gradleTargets(stress, setup.manifest, platformConfig);
       if (!targets.ok) {
         deps.logger.info({ why: targets.why }, 'direct executor unavailable: the Gradle executor runs the stress pass');
-        return { executor: 'gradle', concurrency: 1, fallback: targets.why };
+        return planGradleExecutor(stress, setup, projectDir, targets.why);
       }
-      return { executor: 'direct', concurrency: directConcurrency(stress, request.parallelJvms), fallback: null };
+      const plan = planDirectPass(stress, targets, request.parallelJvms);
+      return { ...plan, targets: { direct: plan.targets } };
     },
-    stressPass: async (stress, args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
-      const targets = plan.executor === 'direct' ? await targetsOf(stress) : null;
-      if (!targets?.ok) return runGradleExecutor(stress, args, ceilingSeconds, { ...executorDeps, ...(signal ? { signal } : {}) }, plan.fallback);
+    stressPass: async (plan, args, ceilingSeconds, { signal, untilFailure } = {}) => {
+      const { targets } = plan;
+      if ('tasks' in targets) return runGradleExecutor({ ...plan, targets }, args, ceilingSeconds, { ...executorDeps, ...(signal ? { signal } : {}) });
       const context = { runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: path.join(projectDir, 'build', 'stress-gate', 'repetitions'), env: deps.env, logger: deps.logger, err: deps.err, errIsTTY: deps.errIsTTY ?? false };
-      const pass = await runAdapterDirectPass(targets.targets, targets.unrunnable, context, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
+      const pass = await runAdapterDirectPass({ targets: targets.direct, unrunnable: plan.unrunnable, concurrency: plan.concurrency }, context, { ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
     // The order probe runs each test as the direct executor would, whichever executor ran the repetitions.

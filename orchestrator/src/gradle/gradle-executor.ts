@@ -7,12 +7,13 @@ import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { BuildRunner } from '../build-tool/run-build.js';
 import type { Logger } from '../base/log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
+import type { StressPlan } from '../repetitions/stress-plan.js';
 import { stressPaths } from './gradle-first-pass.js';
 import type { GradleSetup } from './gradle-setup.js';
 import { assignRepetitions, readRepetitionReports } from './read-repetitions.js';
 import { parseResultsLog, resultsLogPath } from './results-log.js';
 import { stressPassArgs } from './stress-pass-args.js';
-import { buildStressPlan } from './stress-plan.js';
+import { planTasks, type PlannedTasks } from './task-plan.js';
 
 /** The adapters the Gradle executor uses. */
 export interface GradleExecutorDeps {
@@ -25,18 +26,28 @@ export interface GradleExecutorDeps {
   signal?: AbortSignal;
 }
 
-/** Runs the repetitions of `stress` (candidates with a source) as Test tasks within `ceilingSeconds`. */
+/** What the Gradle executor's plan runs: the plugin's repetition tasks. */
+export interface GradleExecutorTargets {
+  tasks: PlannedTasks;
+}
+
+/** Plans `stress` (candidates with a source) for the Gradle executor: repetition tasks, one JVM at a time; `fallback`: why not the direct executor. */
+export function planGradleExecutor(stress: readonly GateCandidate[], setup: GradleSetup, projectDir: string, fallback: string | null): StressPlan<GradleExecutorTargets> {
+  return { executor: 'gradle', concurrency: 1, fallback, stress, targets: { tasks: planTasks(stress, stressPaths(setup, projectDir).resultsDir) }, unrunnable: [] };
+}
+
+/** Runs a Gradle executor plan's repetition tasks within `ceilingSeconds`. */
 export async function runGradleExecutor(
-  stress: readonly GateCandidate[],
+  planned: StressPlan<GradleExecutorTargets>,
   userArgs: readonly string[],
   ceilingSeconds: number | null,
   deps: GradleExecutorDeps,
-  fallback: string | null,
 ): Promise<StressPassResult> {
   const paths = stressPaths(deps.setup, deps.projectDir);
-  const { plan, owner } = buildStressPlan(stress, paths.resultsDir);
+  const { stress } = planned;
+  const { plan, owner } = planned.targets.tasks;
   const jvms = plan.tasks.reduce((n, t) => n + Math.max(...t.candidates.map((c) => c.repetitions)), 0);
-  const base = { executor: 'gradle' as const, concurrency: 1, fallback, confirmedAlone: 0, jvms };
+  const base = { executor: 'gradle' as const, concurrency: 1, fallback: planned.fallback, confirmedAlone: 0, jvms };
   if (plan.tasks.length === 0) {
     // Nothing this run can select (the verdict named only tests it did not report): no Gradle.
     return { ...base, repetitions: assignRepetitions(stress, [], owner), cut: false, cancelled: false, wallClockMs: 0, gradleExitCode: null, problems: [] };

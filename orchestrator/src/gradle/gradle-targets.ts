@@ -4,6 +4,7 @@
 // invocation, the JUnit Platform (useJUnitPlatform, or JUnit 4's JUnitPlatform runner) by unique ID.
 // The new invocations of one method share each repetition's JVM (candidates/invocation-groups.ts).
 import type { GateCandidate } from '../candidates/gate-candidate.js';
+import type { UnrunnableCandidate } from '../repetitions/stress-plan.js';
 import { configurationParameters, forkClassPath } from '../jvm/fork-jvm.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 import { groupTargets, singleTarget, type JvmSpec, type Selection, type StressTarget } from '../jvm/stress-target.js';
@@ -12,14 +13,14 @@ import { readForkSpec, type ForkSpec } from './fork-spec.js';
 
 /** The targets, and candidates the direct executor cannot select (with why); or why it cannot run at all. */
 export type GradleTargets =
-  | { ok: true; targets: StressTarget[]; unrunnable: { candidate: GateCandidate; why: string }[] }
+  | { ok: true; targets: StressTarget[]; unrunnable: UnrunnableCandidate[] }
   | { ok: false; why: string };
 
 /** Plans `stress` (candidates with a source) for the direct executor. */
 export async function gradleTargets(stress: readonly GateCandidate[], manifest: string, platformConfig: ReadonlyMap<string, ForkConfig>): Promise<GradleTargets> {
   const specs = new Map<string, ForkSpec>();
   const targets: StressTarget[] = [];
-  const unrunnable: { candidate: GateCandidate; why: string }[] = [];
+  const unrunnable: UnrunnableCandidate[] = [];
   for (const candidate of stress) {
     const source = candidate.source;
     if (!source) continue;

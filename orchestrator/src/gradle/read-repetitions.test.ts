@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { candidate } from '../../test/support/builders.js';
 import { assignRepetitions, repetitionTaskPath } from './read-repetitions.js';
-import { buildStressPlan } from './stress-plan.js';
+import { planTasks } from './task-plan.js';
 
 const ok = (suite: string, name: string, status: 'success' | 'failure' | 'skipped' = 'success') => ({ suite, name, status, durationMs: 3 });
 const S = 'com.shop.CheckoutTest';
 
-describe('buildStressPlan', () => {
+describe('planTasks', () => {
   it('plans one Test task per candidate (one fresh JVM per repetition), filtered by the XML name; candidates with no source are left out', () => {
-    const planned = buildStressPlan(
+    const planned = planTasks(
       [
         candidate('a'),
         candidate('m[0] [#2]', { testCaseId: 'dup', source: { task: ':app:test', xmlName: 'm[0]', occurrence: 2 }, repetitions: 5 }),

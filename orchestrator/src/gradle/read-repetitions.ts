@@ -10,7 +10,7 @@ import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
 import type { RunnerFailure } from '../jvm/runner-log.js';
 import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import type { ResultsLog } from './results-log.js';
-import type { PlannedStress, StressPlan } from './stress-plan.js';
+import type { PlannedTasks, TaskPlan } from './task-plan.js';
 
 /** The cases of one repetition of one planned task. */
 export interface RepetitionReport {
@@ -36,7 +36,7 @@ export function repetitionTaskPath(taskPath: string, id: string, k: number): str
  * repetition without XML falls back to the results log's finished tests (Gradle writes a class's
  * XML only when the class ends, so a JVM that died leaves none).
  */
-export async function readRepetitionReports(plan: StressPlan, log?: ResultsLog): Promise<{ reports: RepetitionReport[]; errors: string[] }> {
+export async function readRepetitionReports(plan: TaskPlan, log?: ResultsLog): Promise<{ reports: RepetitionReport[]; errors: string[] }> {
   const reports: RepetitionReport[] = [];
   const errors: string[] = [];
   for (const task of plan.tasks) {
@@ -66,7 +66,7 @@ export async function readRepetitionReports(plan: StressPlan, log?: ResultsLog):
 const NO_DETAIL: FailureDetail = { kind: 'failure', type: null, message: null, trace: null, stdoutTail: null, stderrTail: null, exitCode: null, signal: null, hsErrFile: null };
 
 /** Pure: the repetitions found for each candidate (by testCaseId), in repetition order. */
-export function assignRepetitions(stress: readonly GateCandidate[], reports: readonly RepetitionReport[], owner: PlannedStress['owner']): Map<string, RecordedRepetition[]> {
+export function assignRepetitions(stress: readonly GateCandidate[], reports: readonly RepetitionReport[], owner: PlannedTasks['owner']): Map<string, RecordedRepetition[]> {
   const out = new Map<string, RecordedRepetition[]>(stress.map((c) => [c.testCaseId, []]));
   const byId = new Map(stress.map((c) => [c.testCaseId, c]));
   for (const report of reports) {

@@ -4,6 +4,7 @@
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { Logger } from '../base/log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
+import type { StressPlan, UnrunnableCandidate } from '../repetitions/stress-plan.js';
 import path from 'node:path';
 import { type ClassArchive, planClassArchive } from './class-archive.js';
 import type { ClassPathLayout } from './class-path-layout.js';
@@ -50,20 +51,25 @@ export function plannedJvms(stress: readonly GateCandidate[]): number {
   return jvms + [...groups.values()].reduce((a, b) => a + b, 0);
 }
 
+/** A direct pass's plan: `targets` and `unrunnable` as the adapter selected them, JVMs at a time bounded by `parallelJvms`. */
+export function planDirectPass(stress: readonly GateCandidate[], selected: { targets: StressTarget[]; unrunnable: UnrunnableCandidate[] }, parallelJvms: number): StressPlan<readonly StressTarget[]> {
+  // JVMs at a time count every planned candidate, runnable or not, as the ceiling's prediction does.
+  return { executor: 'direct', concurrency: directConcurrency(stress, parallelJvms), fallback: null, stress, targets: selected.targets, unrunnable: selected.unrunnable };
+}
+
 /** What an adapter holds for every direct pass of its invocation. */
 export type AdapterPassContext = Pick<DirectPassOptions, 'runnerJar' | 'workDir' | 'outputDir' | 'env' | 'logger' | 'err'> & { errIsTTY?: boolean };
 
-/** A direct pass as an adapter runs it: its invocation's context, the plan's concurrency and the core's options. */
+/** A planned direct pass as an adapter runs it: its targets, unrunnable candidates and concurrency, its invocation's context and the core's options. */
 export function runAdapterDirectPass(
-  targets: readonly StressTarget[],
-  unrunnable: readonly { candidate: GateCandidate; why: string }[],
+  plan: Pick<StressPlan<readonly StressTarget[]>, 'targets' | 'unrunnable' | 'concurrency'>,
   context: AdapterPassContext,
-  pass: { concurrency: number; ceilingSeconds: number | null; signal?: AbortSignal | undefined; untilFailure?: boolean | undefined },
+  pass: { ceilingSeconds: number | null; signal?: AbortSignal | undefined; untilFailure?: boolean | undefined },
 ): Promise<StressPassResult> {
-  return runDirectPass(targets, unrunnable, {
+  return runDirectPass(plan.targets, plan.unrunnable, {
     ...context,
     errIsTTY: context.errIsTTY ?? false,
-    concurrency: pass.concurrency,
+    concurrency: plan.concurrency,
     ceilingSeconds: pass.ceilingSeconds,
     ...(pass.signal ? { signal: pass.signal } : {}),
     ...(pass.untilFailure ? { untilFailure: true } : {}),
@@ -71,7 +77,7 @@ export function runAdapterDirectPass(
 }
 
 /** Runs every target's repetitions; candidates the adapter could not select are unrunnable, with why. */
-export async function runDirectPass(targets: readonly StressTarget[], unrunnable: readonly { candidate: GateCandidate; why: string }[], o: DirectPassOptions): Promise<StressPassResult> {
+export async function runDirectPass(targets: readonly StressTarget[], unrunnable: readonly UnrunnableCandidate[], o: DirectPassOptions): Promise<StressPassResult> {
   const archives = new Map<string, ClassArchive>();
   for (const t of targets) {
     if (archives.has(t.jvmKey)) continue;

@@ -5,14 +5,15 @@ import type { BuildRunner } from '../build-tool/run-build.js';
 import type { BuildAdapter } from '../gate/build-adapter.js';
 import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
-import { directConcurrency, runAdapterDirectPass } from '../jvm/direct-pass.js';
+import { planDirectPass, runAdapterDirectPass } from '../jvm/direct-pass.js';
 import { runInOrder } from '../jvm/in-order.js';
+import type { StressTarget } from '../jvm/stress-target.js';
 import { runMavenFirstPass, type ForkSource } from './maven-first-pass.js';
 import { prepareMaven, type MavenExecutable } from './maven-setup.js';
 import { mavenTargets } from './maven-targets.js';
 
 /** Prepares Maven for one invocation. */
-export async function createMavenAdapter(maven: MavenExecutable, runBuild: BuildRunner, deps: GateDeps, projectDir: string): Promise<BuildAdapter> {
+export async function createMavenAdapter(maven: MavenExecutable, runBuild: BuildRunner, deps: GateDeps, projectDir: string): Promise<BuildAdapter<readonly StressTarget[]>> {
   const setup = await prepareMaven(deps.env);
   deps.err(`stress-gate: Maven: ${maven.executable} (${maven.origin})\n`);
   if (maven.note) deps.err(`stress-gate: note: ${maven.note}\n`);
@@ -27,10 +28,9 @@ export async function createMavenAdapter(maven: MavenExecutable, runBuild: Build
       return pass.first;
     },
     // One executor under Maven: fresh JVMs started like Surefire's forks, several at a time.
-    planStress: async (stress, request) => ({ executor: 'direct', concurrency: directConcurrency(stress, request.parallelJvms), fallback: null }),
-    stressPass: async (stress, _args, ceilingSeconds, plan, { signal, untilFailure } = {}) => {
-      const { targets, unrunnable } = mavenTargets(stress, sources);
-      const pass = await runAdapterDirectPass(targets, unrunnable, passContext, { concurrency: plan.concurrency, ceilingSeconds, signal, untilFailure });
+    planStress: async (stress, request) => planDirectPass(stress, mavenTargets(stress, sources), request.parallelJvms),
+    stressPass: async (plan, _args, ceilingSeconds, { signal, untilFailure } = {}) => {
+      const pass = await runAdapterDirectPass(plan, passContext, { ceilingSeconds, signal, untilFailure });
       return archives.track(pass);
     },
     runInOrder: (sequences, options) => runInOrder(sequences, async (tests) => mavenTargets(tests, sources), { runnerJar: setup.runnerJar, outputDir: path.join(projectDir, 'target', 'stress-gate') }, options),

@@ -4,15 +4,16 @@
 // by unique ID, JUnit 4 and 4.7 by class and name, TestNG by class, method and invocation. The new
 // invocations of one method share each repetition's JVM (candidates/invocation-groups.ts).
 import type { GateCandidate } from '../candidates/gate-candidate.js';
+import type { UnrunnableCandidate } from '../repetitions/stress-plan.js';
 import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
 import { groupTargets, singleTarget, type Selection, type StressTarget } from '../jvm/stress-target.js';
 import { testNgName } from '../jvm/testng-names.js';
 import { sourceKey, type ForkSource } from './maven-first-pass.js';
 
 /** The targets, and the candidates no fork can run again (with why). */
-export function mavenTargets(stress: readonly GateCandidate[], sources: ReadonlyMap<string, ForkSource>): { targets: StressTarget[]; unrunnable: { candidate: GateCandidate; why: string }[] } {
+export function mavenTargets(stress: readonly GateCandidate[], sources: ReadonlyMap<string, ForkSource>): { targets: StressTarget[]; unrunnable: UnrunnableCandidate[] } {
   const targets: StressTarget[] = [];
-  const unrunnable: { candidate: GateCandidate; why: string }[] = [];
+  const unrunnable: UnrunnableCandidate[] = [];
   for (const candidate of stress) {
     const s = candidate.source;
     if (!s || !candidate.repetitions) continue;

@@ -83,12 +83,3 @@ export interface RepetitionTiming {
   testsMs: number;
   exitMs: number;
 }
-
-/** How the stress pass will run, as the build adapter plans it before the guards: the figures the ceiling guard, the report and telemetry share. */
-export interface StressPlanFigures {
-  executor: Executor;
-  /** Repetition JVMs at a time. */
-  concurrency: number;
-  /** Why the executor asked for cannot run (the Gradle one will), if so. */
-  fallback: string | null;
-}

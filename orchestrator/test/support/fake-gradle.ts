@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BuildRunner } from '../../src/build-tool/run-build.js';
 import type { GradleSetup } from '../../src/gradle/gradle-setup.js';
-import type { StressPlan } from '../../src/gradle/stress-plan.js';
+import type { TaskPlan } from '../../src/gradle/task-plan.js';
 import { repetitionTaskPath } from '../../src/gradle/read-repetitions.js';
 import { resultsLogPath } from '../../src/gradle/results-log.js';
 
@@ -75,7 +75,7 @@ export async function fakeGradle(options: {
       await options.after?.('first', args);
       return { exitCode: options.exitCode ?? 0, interrupted: false, wallClockMs: 10 };
     }
-    const plan = JSON.parse(await readFile(planFile, 'utf8')) as StressPlan;
+    const plan = JSON.parse(await readFile(planFile, 'utf8')) as TaskPlan;
     const log: string[] = [];
     for (const task of plan.tasks) {
       const max = Math.max(...task.candidates.map((c) => c.repetitions));

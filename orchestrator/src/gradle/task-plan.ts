@@ -1,24 +1,24 @@
-// The stress plan the plugin reads (-PstressGate.plan) for the Gradle executor: one planned task
+// The task plan the plugin reads (-PstressGate.plan) for the Gradle executor: one planned task
 // per candidate (its repetition k is one Test task, one fresh JVM, running that candidate alone).
 // Pure: the caller writes it to plan.json.
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 
 /** plan.json as the plugin reads it. */
-export interface StressPlan {
+export interface TaskPlan {
   resultsDir: string;
   tasks: { id: string; path: string; candidates: { suite: string; name: string; repetitions: number }[] }[];
 }
 
 /** The plan, and the candidate (testCaseId) each planned task id runs. */
-export interface PlannedStress {
-  plan: StressPlan;
+export interface PlannedTasks {
+  plan: TaskPlan;
   owner: Map<string, string>;
 }
 
 /** Plans every candidate that has a source; tasks get ids t0, t1, … in candidate order. */
-export function buildStressPlan(stress: readonly GateCandidate[], resultsDir: string): PlannedStress {
+export function planTasks(stress: readonly GateCandidate[], resultsDir: string): PlannedTasks {
   const owner = new Map<string, string>();
-  const tasks: StressPlan['tasks'] = [];
+  const tasks: TaskPlan['tasks'] = [];
   for (const c of stress) {
     if (!c.source || !c.repetitions) continue;
     const id = `t${tasks.length}`;
