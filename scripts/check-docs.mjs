@@ -161,8 +161,8 @@ export function checkCliWords(words, parseArgs) {
   const problems = [];
   const mode = parsed.flags.mode;
   if (mode !== undefined && mode !== PLACEHOLDER && !MODES.has(mode)) problems.push(`stress-orchestrator … --stress-new-tests ${mode}: not a mode (report, enforce, off)`);
-  const verbatim = parsed.gradleArgs.length - (literal.includes('--') ? literal.length - literal.indexOf('--') - 1 : 0);
-  for (const w of parsed.gradleArgs.slice(0, verbatim)) {
+  const verbatim = parsed.buildArgs.length - (literal.includes('--') ? literal.length - literal.indexOf('--') - 1 : 0);
+  for (const w of parsed.buildArgs.slice(0, verbatim)) {
     const name = w.split('=')[0];
     if (name.startsWith('--') && !BUILD_TOOL_OPTIONS.has(name)) problems.push(`stress-orchestrator … ${name}: not an option of the CLI, nor a Gradle or Maven option it knows to pass on`);
   }

@@ -81,12 +81,12 @@ export async function main(argv: readonly string[], deps: CliDeps = realDeps()):
           }
         : { prepare: (d, projectDir) => createGradleAdapter({ ...gradle, runBuild: run }, d, projectDir), outputDir: 'build', settingsPrefix: 'stressNewTests.', tool: ['gradle'] };
     if (parsed.kind === 'gradle' && parsed.flags.mavenExecutable !== undefined) throw new UsageError('--maven-executable is for Maven builds (stress-orchestrator mvn …)');
-    if (parsed.flags.runOrder) return await runOrder(parsed.flags, parsed.gradleArgs, { ...core, build });
-    if (parsed.flags.stressTests) return await runStressTests(parsed.flags, parsed.gradleArgs, { ...core, build });
+    if (parsed.flags.runOrder) return await runOrder(parsed.flags, parsed.buildArgs, { ...core, build });
+    if (parsed.flags.stressTests) return await runStressTests(parsed.flags, parsed.buildArgs, { ...core, build });
     for (const [flag, set] of [['--repetitions', parsed.flags.repetitions], ['--until-failure', parsed.flags.untilFailure]] as const) {
       if (set !== undefined) throw new UsageError(`${flag} goes with --stress-tests or --run-order (the gate's repetitions come from the verdict API's curve)`);
     }
-    return await runGate(parsed.flags, parsed.gradleArgs, { ...core, build });
+    return await runGate(parsed.flags, parsed.buildArgs, { ...core, build });
   } catch (e) {
     if (e instanceof StressGateError) {
       deps.err(`stress-orchestrator: ${terminalSafe(e.message)}\n`);

@@ -11,7 +11,7 @@ describe('parseArgs', () => {
     expect(parsed).toEqual({
       kind: 'gradle',
       flags: { mode: 'report', serverUrl: 'https://x.example', project: 'shop', reportFile: 'r.json', projectDir: 'sub', token: 't' },
-      gradleArgs: ['--offline', 'test', '-Pk=v', ':app:check', '--info'],
+      buildArgs: ['--offline', 'test', '-Pk=v', ':app:check', '--info'],
     });
   });
 
@@ -20,7 +20,7 @@ describe('parseArgs', () => {
     expect(parsed).toEqual({
       kind: 'gradle',
       flags: { mode: 'enforce' },
-      gradleArgs: ['test', '--project', 'x', '--stress-new-tests', 'off', '--help'],
+      buildArgs: ['test', '--project', 'x', '--stress-new-tests', 'off', '--help'],
     });
   });
 
@@ -28,7 +28,7 @@ describe('parseArgs', () => {
     expect(parseArgs(['mvn', '-B', 'verify', '--stress-new-tests', 'enforce', '-pl', 'core', '--', '--project', 'x'])).toEqual({
       kind: 'maven',
       flags: { mode: 'enforce' },
-      gradleArgs: ['-B', 'verify', '-pl', 'core', '--project', 'x'],
+      buildArgs: ['-B', 'verify', '-pl', 'core', '--project', 'x'],
       executable: 'mvn',
     });
     expect(parseArgs(['mvn', 'test', '--maven-executable', '/opt/maven/bin/mvn'])).toMatchObject({ kind: 'maven', executable: 'mvn', flags: { mavenExecutable: '/opt/maven/bin/mvn' } });
@@ -50,7 +50,7 @@ describe('parseArgs', () => {
 
   it('leaves Gradle options that merely look similar alone', () => {
     const parsed = parseArgs(['gradle', '--project-cache-dir', 'c', '-p', 'dir', '--projectx']);
-    expect(parsed).toMatchObject({ flags: {}, gradleArgs: ['--project-cache-dir', 'c', '-p', 'dir', '--projectx'] });
+    expect(parsed).toMatchObject({ flags: {}, buildArgs: ['--project-cache-dir', 'c', '-p', 'dir', '--projectx'] });
   });
 });
 

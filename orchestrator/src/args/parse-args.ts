@@ -1,6 +1,6 @@
 // The command line: `stress-orchestrator <gradle|mvn|./mvnw> <build args…> [tool options] [-- verbatim]`.
 // Hand-written rather than node:util parseArgs: the tool's options are picked out of a stream
-// that otherwise belongs to Gradle, in order, and unknown options must pass through untouched.
+// that otherwise belongs to the build tool, in order, and unknown options must pass through untouched.
 import { UsageError } from '../base/errors.js';
 
 /** The tool's own options as typed; unset ones are absent. Validation happens in config/. */
@@ -15,7 +15,7 @@ export interface ToolFlags {
   token?: string;
   /** `--report-file <path>`: the JSON report. Default: build/stress-gate/report.json. */
   reportFile?: string;
-  /** `--project-dir <dir>`: where Gradle runs. Default: the current directory. */
+  /** `--project-dir <dir>`: where the build runs. Default: the current directory. */
   projectDir?: string;
   /** `--skip-quarantine`: run every test, ignoring the quarantine list. Default: the list applies. */
   skipQuarantine?: boolean;
@@ -43,8 +43,8 @@ export interface ToolFlags {
 export type ParsedArgs =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'gradle'; flags: ToolFlags; gradleArgs: string[] }
-  | { kind: 'maven'; flags: ToolFlags; gradleArgs: string[]; executable: 'mvn' | './mvnw' };
+  | { kind: 'gradle'; flags: ToolFlags; buildArgs: string[] }
+  | { kind: 'maven'; flags: ToolFlags; buildArgs: string[]; executable: 'mvn' | './mvnw' };
 
 /** The Maven commands: `mvn` (from PATH) or the project's wrapper (`./mvnw`). */
 const MAVEN_COMMANDS = new Set(['mvn', 'maven', './mvnw', 'mvnw']);
@@ -81,7 +81,7 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
   --project <handle>         project on the verdict API (env STRESS_GATE_PROJECT)
   --token <token>            API token; prefer env STRESS_GATE_TOKEN
   --report-file <path>       JSON report (default: build/stress-gate/report.json)
-  --project-dir <dir>        directory Gradle runs in (default: current directory)
+  --project-dir <dir>        directory the build runs in (default: current directory)
   --maven-executable <path>  the Maven to run (env STRESS_GATE_MAVEN; default: mvn from PATH, or
                              the project's ./mvnw when the command is ./mvnw)
   --stress-tests <test>      no gate, no server: run the build, then stress exactly this test
@@ -103,7 +103,7 @@ Options (recognised anywhere before "--"; everything else goes to the build tool
   --help, --version
 `;
 
-/** Splits argv (without node and the script) into the tool's flags and Gradle's arguments. */
+/** Splits argv (without node and the script) into the tool's flags and the build tool's arguments. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
@@ -112,11 +112,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (first !== 'gradle' && !MAVEN_COMMANDS.has(first)) throw new UsageError(`unknown command "${first}"; expected "gradle" or "mvn"`);
 
   const flags: ToolFlags = {};
-  const gradleArgs: string[] = [];
+  const buildArgs: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      gradleArgs.push(...argv.slice(i + 1));
+      buildArgs.push(...argv.slice(i + 1));
       break;
     }
     if (arg === '--help') return { kind: 'help' };
@@ -130,7 +130,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const key = VALUE_OPTIONS[name];
     if (key === undefined) {
-      gradleArgs.push(arg);
+      buildArgs.push(arg);
       continue;
     }
     let value: string | undefined;
@@ -145,8 +145,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else if (key === 'runOrder') flags.runOrder = [...(flags.runOrder ?? []), value];
     else flags[key] = value;
   }
-  if (first === 'gradle') return { kind: 'gradle', flags, gradleArgs };
+  if (first === 'gradle') return { kind: 'gradle', flags, buildArgs };
   // `mvn` and `maven` run the mvn on PATH, `./mvnw` and `mvnw` the project's wrapper; the
   // command is what runs (the CLI says which), never a silent switch to a wrapper.
-  return { kind: 'maven', flags, gradleArgs, executable: first === 'mvn' || first === 'maven' ? 'mvn' : './mvnw' };
+  return { kind: 'maven', flags, buildArgs, executable: first === 'mvn' || first === 'maven' ? 'mvn' : './mvnw' };
 }

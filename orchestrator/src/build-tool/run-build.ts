@@ -7,22 +7,22 @@ import { execa } from 'execa';
 import { BuildNotRunnableError } from '../base/errors.js';
 import type { Logger } from '../base/log.js';
 
-/** How one Gradle invocation ended. */
+/** How one build tool invocation ended. */
 export interface BuildRun {
   exitCode: number;
   /** The ceiling timer interrupted the build. */
   interrupted: boolean;
-  /** The run was cancelled (the options' signal aborted) and Gradle was told to stop. */
+  /** The run was cancelled (the options' signal aborted) and the build tool was told to stop. */
   cancelled?: boolean;
   wallClockMs: number;
 }
 
-/** How to run one Gradle invocation. */
+/** How to run one build tool invocation. */
 export interface BuildRunOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /**
-   * Where Gradle's output goes: the user's terminal (first pass), or a log file (stress pass:
+   * Where the build's output goes: the user's terminal (first pass), or a log file (stress pass:
    * its output is ours, not the user's build, and would bury the report).
    */
   output: 'inherit' | { logFile: string };

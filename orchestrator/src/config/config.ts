@@ -56,7 +56,7 @@ export const ConfigSchema = v.object({
   executor: v.optional(v.picklist(EXECUTORS, 'expected one of direct, gradle'), 'direct'),
   /** How many repetition JVMs the direct executor runs at a time. Default: the available cores. */
   parallelJvms: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be >= 1')), availableParallelism()),
-  /** Directory Gradle runs in (absolute). */
+  /** Directory the build runs in (absolute). */
   projectDir: v.string(),
   /** Path of the JSON report (absolute). */
   reportFile: v.string(),

@@ -13,7 +13,8 @@ export interface BuildEnd {
 
 /** What the first pass left behind. */
 export interface FirstPass {
-  gradleExitCode: number;
+  /** The build tool's own exit code. */
+  buildExitCode: number;
   /** The first pass's result after the mask: 0 when it passed (only muted tests failed, if any). */
   exitCode: number;
   passed: boolean;
@@ -21,11 +22,11 @@ export interface FirstPass {
   wallClockMs: number;
   /**
    * The build's own stress-gate settings (Gradle's `stressNewTests` block, Maven's
-   * .mvn/stress-gate.properties); null when the build did not report at all (the Gradle plugin did not run).
+   * .mvn/stress-gate.properties); null when the build did not report at all (the stress gate's plugin did not run).
    */
   settings: BlockSettings | null;
   /** Why the build did not report, when it did not. */
-  manifestProblem: string | null;
+  unreported: string | null;
   cases: (TestCaseResult & { muted: boolean })[];
   failures: number;
   maskedFailures: number;
@@ -39,13 +40,13 @@ export interface FirstPass {
 /** The first pass when reading its results failed outright: the build's exit code stands. */
 export function unreadFirstPass(run: BuildEnd, started: number, problem: string): FirstPass {
   return {
-    gradleExitCode: run.exitCode,
+    buildExitCode: run.exitCode,
     exitCode: run.exitCode,
     passed: run.exitCode === 0,
     startedAt: new Date(started),
     wallClockMs: run.wallClockMs,
     settings: null,
-    manifestProblem: null,
+    unreported: null,
     cases: [],
     failures: 0,
     maskedFailures: 0,
@@ -59,7 +60,7 @@ export function unreadFirstPass(run: BuildEnd, started: number, problem: string)
 export function summarizeFirstPass(
   run: BuildEnd,
   started: number,
-  read: { settings: BlockSettings | null; manifestProblem: string | null; results: ReadResults },
+  read: { settings: BlockSettings | null; unreported: string | null; results: ReadResults },
   deps: { isMuted: MutedCheck; isSkipped?: MutedCheck },
 ): FirstPass {
   const { settings, results } = read;
@@ -74,13 +75,13 @@ export function summarizeFirstPass(
   // (The build cannot say whether something else failed too; Gradle with --continue would still run it.)
   const passed = failures === 0 && (run.exitCode === 0 || maskedFailures > 0);
   return {
-    gradleExitCode: run.exitCode,
+    buildExitCode: run.exitCode,
     exitCode: passed ? 0 : run.exitCode || 1,
     passed,
     startedAt: new Date(started),
     wallClockMs: run.wallClockMs,
     settings,
-    manifestProblem: read.manifestProblem,
+    unreported: read.unreported,
     cases,
     failures,
     maskedFailures,

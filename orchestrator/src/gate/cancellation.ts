@@ -21,7 +21,7 @@ export function cancelOnSignals(proc: NodeJS.Process = process): { signal: Abort
   const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
     const handler = () => {
       if (controller.signal.aborted) {
-        // A second signal: the user insists; stop waiting for Gradle to wind down.
+        // A second signal: the user insists; stop waiting for the build tool to wind down.
         proc.exit(exitCodeForSignal(name));
       }
       controller.abort(name);

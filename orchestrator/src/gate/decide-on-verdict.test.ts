@@ -22,13 +22,13 @@ const names = ['appliesDiscount', 'clearsCart'];
 const candidates: Candidate[] = names.map((name) => ({ module: ':app', suite: SUITE, name, testCaseId: `id-${name}`, durationMs: 2400, repetitions: 10, excluded: null }));
 
 const first: FirstPass = {
-  gradleExitCode: 0,
+  buildExitCode: 0,
   exitCode: 0,
   passed: true,
   startedAt: new Date(0),
   wallClockMs: 1000,
   settings: { mode: null, serverUrl: null, project: null, requestTimeoutSeconds: null, executor: null },
-  manifestProblem: null,
+  unreported: null,
   cases: names.map((name) => ({ module: ':app', suite: SUITE, name, status: 'success', durationMs: 2400, task: ':app:test', xmlName: name, occurrence: 1, muted: false })),
   failures: 0,
   maskedFailures: 0,
@@ -62,7 +62,7 @@ function fakeAdapter(concurrency: number) {
 
 function passOf(stress: readonly GateCandidate[], concurrency: number): StressPassResult {
   const repetitions = new Map(stress.map((c) => [c.testCaseId, Array.from({ length: c.repetitions ?? 0 }, (_, i) => ({ repetition: i + 1, status: 'success' as const, durationMs: c.durationMs }))]));
-  return { repetitions, cut: false, cancelled: false, wallClockMs: 20_000, gradleExitCode: null, problems: [], executor: 'direct', concurrency, fallback: null, confirmedAlone: 0, jvms: 20 };
+  return { repetitions, cut: false, cancelled: false, wallClockMs: 20_000, buildExitCode: null, problems: [], executor: 'direct', concurrency, fallback: null, confirmedAlone: 0, jvms: 20 };
 }
 
 async function decide(adapter: BuildAdapter<string>, ceilingSeconds: number) {
@@ -88,7 +88,7 @@ async function decide(adapter: BuildAdapter<string>, ceilingSeconds: number) {
       recordedOn: null,
       asked: { answer: { ok: true, value: verdict({ candidates, parameters }) }, analysis: null },
       build: adapter,
-      gradleArgs: ['verify'],
+      buildArgs: ['verify'],
       muted: new Set(),
       awaitUpload: async () => null,
     },

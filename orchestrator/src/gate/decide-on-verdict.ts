@@ -31,7 +31,7 @@ export interface VerdictContext extends VerdictQuestion {
   /** The verdict's first answer (run-gate.ts asks it before the run's upload leaves). */
   asked: AskedVerdict;
   build: BuildAdapter;
-  gradleArgs: readonly string[];
+  buildArgs: readonly string[];
   muted: ReadonlySet<string>;
   /**
    * The run's upload, started once the verdict was answered: resolves to where it was stored (null:
@@ -124,7 +124,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       candidates = [...kept, ...leftOut];
     }
   }
-  // The gate's own time after Gradle ended counts to the start of the stress pass (or to the decision without one).
+  // The gate's own time after the build ended counts to the start of the stress pass (or to the decision without one).
   let stressedAt: number | null = null;
   const withOverhead = <T extends GateReport>(report: T): T => ({ ...report, overhead: overheadOf(first, stressedAt ?? deps.now(), deps) });
   if (candidates.length === 0 && guard === null) return withOverhead(withDiff(stoppedReport(mode, config, first, { kind: 'no_candidates' })));
@@ -142,7 +142,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     // started for nothing. Raced against a settled value, an upload still in flight is not waited for.
     await Promise.race([ctx.awaitUpload(), null]);
     stressedAt = deps.now();
-    const pass = await ctx.build.stressPass(plan!, ctx.gradleArgs, verdict.parameters.ceilingSeconds, deps.signal ? { signal: deps.signal } : {});
+    const pass = await ctx.build.stressPass(plan!, ctx.buildArgs, verdict.parameters.ceilingSeconds, deps.signal ? { signal: deps.signal } : {});
     stressPass = stressPassSummary(pass);
     const signal = cancelled(deps.signal);
     if (pass.cancelled || signal) {
@@ -152,7 +152,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
     results = candidates.map((c) => classifyCandidate(c, pass.repetitions.get(c.testCaseId) ?? [], findingsOf(pass, c.testCaseId, blocks)));
     // A new test that failed the build: flaky or broken (enforce/failed-in-build.ts), before its reproduce command is made.
     if (!first.passed) results = results.map(judgeFailedInBuild);
-    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, ctx.gradleArgs, r));
+    for (const r of results) if (r.outcome === 'failed' || r.timingSensitive) Object.assign(r, reproduction(deps.build.tool, ctx.buildArgs, r));
     problems = pass.problems;
     // The order probe, for the candidates that passed every repetition: within its budget and what the ceiling left.
     const settings = probeSettings(deps.env, verdict.parameters.ceilingSeconds);
@@ -162,7 +162,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
       concurrency: plan!.concurrency,
       jvmStartMs: config.jvmStartMs,
       tool: deps.build.tool,
-      buildArgs: ctx.gradleArgs,
+      buildArgs: ctx.buildArgs,
       signal: deps.signal,
     }, { build: ctx.build, logger: log, err: deps.err, now: deps.now });
     results = probed.results;
@@ -198,7 +198,7 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   }));
 }
 
-/** The gate's own time before Gradle started and between Gradle's end and `decidedAt` (ms). */
+/** The gate's own time before the build started and between the build's end and `decidedAt` (ms). */
 function overheadOf(first: FirstPass, decidedAt: number, deps: GateDeps): GateReport['overhead'] {
   const started = first.startedAt.getTime();
   return {

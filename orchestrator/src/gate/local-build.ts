@@ -28,7 +28,7 @@ export async function withLocalBuild(
     for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
     const signal = cancelled(deps.signal);
     if (signal) return exitCodeForSignal(signal);
-    const trouble = first.readProblem ?? (first.settings ? first.errors[0] : (first.manifestProblem ?? 'the build tool did not report the build'));
+    const trouble = first.readProblem ?? (first.settings ? first.errors[0] : (first.unreported ?? 'the build tool did not report the build'));
     if (trouble) {
       deps.err(`stress-orchestrator: the build's test results cannot be read: ${trouble}\n`);
       return NOT_STRESSED_EXIT_CODE;

@@ -25,8 +25,8 @@ import { terminalSafe } from '../format/terminal-safe.js';
 import { diffSources } from '../diff/diff-sources.js';
 
 /** Runs the gate; returns the process exit code. Throws only StressGateErrors (usage, install). */
-export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], deps: GateDeps): Promise<number> {
-  // A bad mode or any other bad value in a flag or the environment is a usage error before Gradle runs.
+export async function runGate(flags: ToolFlags, buildArgs: readonly string[], deps: GateDeps): Promise<number> {
+  // A bad mode or any other bad value in a flag or the environment is a usage error before the build runs.
   checkEnvironment(deps.env);
   const early = resolveConfig(flags, deps.env, null, deps.cwd, deps.build);
   if (flags.token !== undefined) {
@@ -35,7 +35,7 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   // The build runs with the environment minus the gate's credentials (environment.ts).
   const build = await deps.build.prepare({ ...deps, env: buildEnvironment(deps.env) }, early.projectDir);
   try {
-    return await gateWithBuild(flags, gradleArgs, early, build, deps);
+    return await gateWithBuild(flags, buildArgs, early, build, deps);
   } finally {
     // The class archive being made reads its class list from the temp dir (class-archive.ts).
     await build.settle?.();
@@ -45,7 +45,7 @@ export async function runGate(flags: ToolFlags, gradleArgs: readonly string[], d
   }
 }
 
-async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], early: Config, build: BuildAdapter, deps: GateDeps): Promise<number> {
+async function gateWithBuild(flags: ToolFlags, buildArgs: readonly string[], early: Config, build: BuildAdapter, deps: GateDeps): Promise<number> {
   const log = deps.logger.child({ module: 'run-gate' });
   const quarantine = await loadQuarantine(early, {
     skipQuarantine: flags.skipQuarantine === true || booleanEnv(deps.env, 'STRESS_GATE_SKIP_QUARANTINE'),
@@ -58,14 +58,14 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   // Built when the results are read, so a bad list is the gate's trouble after the first pass.
   let check: MutedCheck | undefined;
   let skipCheck: MutedCheck | undefined;
-  const firstPass = build.firstPass(gradleArgs, {
+  const firstPass = build.firstPass(buildArgs, {
     isMuted: (id, projectId) => (check ??= mutedCheck(muted))(id, projectId),
     isSkipped: (id, projectId) => (skipCheck ??= mutedCheck(quarantine.skipped))(id, projectId),
     skippedTests: quarantine.skippedTests,
     now: deps.now,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  // The branch and commit of the upload, found while Gradle runs (git, env-ci) rather than after,
+  // The branch and commit of the upload, found while the build runs (git, env-ci) rather than after,
   // so the upload (the longest request after a large first pass) leaves as soon as the results are read.
   const ciEnv = new Promise<void>((r) => setTimeout(r, 0))
     .then(() => detectCiEnv(deps.env, deps.git(early.projectDir), early.projectDir))
@@ -74,7 +74,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
   const sources = diffSources(deps.gitExec?.(early.projectDir) ?? null, early.projectDir, deps.env);
   if (early.mode !== 'off') void ciEnv.then((ci) => sources.prepare({ headBranch: ci.ok ? ci.ci.branch : null, defaultBranch: null }));
   const first = await firstPass;
-  // A bad mode in the settings block is the user's configuration: a usage error, as before Gradle.
+  // A bad mode in the settings block is the user's configuration: a usage error, as before the build.
   const config = resolveConfig(flags, { ...deps.env, STRESS_GATE_RUN_ID: early.runId }, first.settings, deps.cwd, deps.build);
   for (const notice of config.notices) deps.err(`stress-gate: warning: ${terminalSafe(notice)}\n`);
   if (config.mode !== 'off' && cancelled(deps.signal)) {
@@ -103,7 +103,7 @@ async function gateWithBuild(flags: ToolFlags, gradleArgs: readonly string[], ea
     if (config.mode === 'off') return (await startUpload(), first.exitCode);
     const mode = config.mode;
     const recordedOn = uploader && ci.ok ? { branch: ci.ci.branch, isCi: ci.ci.isCi } : null;
-    const run = { build, gradleArgs, muted, recordedOn, diff: sources };
+    const run = { build, buildArgs, muted, recordedOn, diff: sources };
     const report = await during('deciding on the verdict', () => gateAfterFirstPass(mode, config, first, uploader, run, startUpload, deps));
     return await during('writing the report', () => finishGate(report, client, config, deps));
   } catch (e) {
@@ -131,7 +131,7 @@ async function gateAfterFirstPass(
   config: Config,
   first: FirstPass,
   client: VerdictClient | null,
-  run: Pick<VerdictContext, 'build' | 'gradleArgs' | 'muted' | 'recordedOn' | 'diff'>,
+  run: Pick<VerdictContext, 'build' | 'buildArgs' | 'muted' | 'recordedOn' | 'diff'>,
   startUpload: (defaultBranch?: string | null) => Promise<UploadedRun | null>,
   deps: GateDeps,
 ): Promise<GateReport> {
@@ -142,7 +142,7 @@ async function gateAfterFirstPass(
   // The upload leaves once the verdict is answered (or is not asked): the stress pass waits for
   // the verdict, not for the upload, and an upload sent beside the verdict request held up its
   // answer on the API (a 50,000-identity verdict: 0.18-0.58 s beside a 50,000-case upload,
-  // 0.11-0.19 s alone; the time from Gradle's end to the decision in scripts/bench-overhead.ts
+  // 0.11-0.19 s alone; the time from the build's end to the decision in scripts/bench-overhead.ts
   // fell from 0.93 s to 0.81 s). The answer names the default branch: a CI run of it uploads its
   // tests' fingerprints.
   const uploaded = startUpload(asked.answer.ok ? asked.answer.value.defaultBranch : undefined);
@@ -155,9 +155,10 @@ async function gateAfterFirstPass(
 function stopBeforeVerdict(mode: GatedMode, config: Config, first: FirstPass, client: VerdictClient | null, deps: GateDeps): GateReport | null {
   for (const note of first.notes) deps.err(`stress-gate: note: ${note}\n`);
   if (first.readProblem) return stoppedReport(mode, config, first, { kind: 'gate_error', problem: `reading the first pass's results: ${first.readProblem}` });
-  // No report of the build after it passed means the plugin did not run: the gate knows no test
-  // task, and saying nothing would look exactly like "this branch adds no tests".
-  const broken = first.settings ? first.errors : [first.manifestProblem ?? 'the Gradle plugin did not report the build'];
+  // No report of the build after it passed means the stress gate's part of it did not run (the
+  // adapter says why): the gate knows no test task, and saying nothing would look exactly like
+  // "this branch adds no tests".
+  const broken = first.settings ? first.errors : [first.unreported ?? 'the build tool did not report the build'];
   // A failed build goes on only when tests failed it, and only to learn whether they are all new
   // (decide-on-verdict.ts); otherwise the gate skips, as it always did.
   if (!first.passed && (failingTests(first).length === 0 || broken.length || !client)) return stoppedReport(mode, config, first, { kind: 'first_pass_failed' });

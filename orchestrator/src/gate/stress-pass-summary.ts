@@ -8,7 +8,8 @@ export function stressPassSummary(pass: StressPassResult, concurrency = pass.con
     wallClockMs: pass.wallClockMs,
     cut: pass.cut,
     ...(pass.stoppedAtFailure ? { stoppedAtFailure: true } : {}),
-    gradleExitCode: pass.gradleExitCode,
+    // The JSON report keeps its field name: the Gradle executor is the only one with a build of its own.
+    gradleExitCode: pass.buildExitCode,
     executor: pass.executor,
     jvms: pass.jvms,
     ...(pass.jvmsAlone ? { jvmsAlone: pass.jvmsAlone, aloneMs: pass.aloneMs ?? 0 } : {}),

@@ -50,7 +50,7 @@ export async function runGradleExecutor(
   const base = { executor: 'gradle' as const, concurrency: 1, fallback: planned.fallback, confirmedAlone: 0, jvms };
   if (plan.tasks.length === 0) {
     // Nothing this run can select (the verdict named only tests it did not report): no Gradle.
-    return { ...base, repetitions: assignRepetitions(stress, [], owner), cut: false, cancelled: false, wallClockMs: 0, gradleExitCode: null, problems: [] };
+    return { ...base, repetitions: assignRepetitions(stress, [], owner), cut: false, cancelled: false, wallClockMs: 0, buildExitCode: null, problems: [] };
   }
   await writeFile(paths.plan, `${JSON.stringify(plan, null, 2)}\n`);
   const args = [
@@ -86,7 +86,7 @@ export async function runGradleExecutor(
     cut: run.interrupted,
     cancelled: run.cancelled ?? false,
     wallClockMs: run.wallClockMs,
-    gradleExitCode: run.exitCode,
+    buildExitCode: run.exitCode,
     problems,
   };
 }

@@ -134,7 +134,7 @@ async function readFirstPass(run: BuildRun, started: number, deps: FirstPassDeps
   const named = applyPlatformNames(results.tasks, platform.byTask);
   results.tasks = named.tasks;
   results.notes.push(...platform.notes, ...named.notes);
-  return { first: summarizeFirstPass(run, started, { settings: manifest?.settings ?? null, manifestProblem: read.ok ? null : read.error, results }, deps), platformConfig: platform.configByTask };
+  return { first: summarizeFirstPass(run, started, { settings: manifest?.settings ?? null, unreported: read.ok ? null : read.error, results }, deps), platformConfig: platform.configByTask };
 }
 
 /** Where the stress pass puts its files, inside the invocation's temp dir. */

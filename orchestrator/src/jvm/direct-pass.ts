@@ -108,7 +108,7 @@ export async function runDirectPass(targets: readonly StressTarget[], unrunnable
     stoppedAtFailure: pass.stoppedAtFailure,
     cancelled: pass.cancelled,
     wallClockMs: pass.wallClockMs,
-    gradleExitCode: null,
+    buildExitCode: null,
     problems: pass.problems,
     executor: 'direct',
     concurrency: Math.max(1, Math.min(o.concurrency, targets.reduce((n, t) => n + targetRepetitions(t), 0))),

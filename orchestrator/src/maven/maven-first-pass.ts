@@ -100,7 +100,7 @@ export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFir
   });
   try {
     const { settings, results, sources } = await readMavenResults(started, deps);
-    return { first: summarizeFirstPass(run, started, { settings, manifestProblem: null, results }, o), sources };
+    return { first: summarizeFirstPass(run, started, { settings, unreported: null, results }, o), sources };
   } catch (e) {
     deps.logger.child({ module: 'maven-first-pass' }).error({ err: e }, 'reading the first pass failed');
     return { first: unreadFirstPass(run, started, (e as Error).message ?? String(e)), sources: new Map() };

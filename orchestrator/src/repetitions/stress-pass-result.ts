@@ -51,8 +51,8 @@ export interface StressPassResult {
   /** The run was cancelled (SIGINT or SIGTERM) during the stress pass. */
   cancelled: boolean;
   wallClockMs: number;
-  /** The Gradle executor's build exit code; null under the direct executor. */
-  gradleExitCode: number | null;
+  /** The exit code of the build the executor ran (the Gradle executor's); null when it ran none (the direct executor). */
+  buildExitCode: number | null;
   problems: string[];
   /** The executor that ran, and how many repetition JVMs it ran at a time. */
   executor: Executor;

@@ -39,7 +39,10 @@ export interface GateReport {
     cut: boolean;
     /** Stopped at the first failure, as `--until-failure` asks. */
     stoppedAtFailure?: boolean;
-    /** The Gradle executor's exit code; null for the direct executor (no Gradle in the pass). */
+    /**
+     * The Gradle executor's exit code; null for the direct executor (no build in the pass). A field
+     * of the JSON report file, so it keeps its name (the stress pass's `buildExitCode`).
+     */
     gradleExitCode: number | null;
     executor?: 'direct' | 'gradle';
     /** Repetition JVMs started (side by side and again alone), and how many ran at a time. */
@@ -80,8 +83,8 @@ export interface GateReport {
   /** Telemetry: the ceiling prediction made before the pass and the JVM start it assumed (null: no prediction). */
   timing?: { predictedMs: number; jvmStartMs: number; concurrency: number; jvms: number } | null;
   /**
-   * The gate's own time around the first pass (ms): from the process's start to Gradle's, Gradle's
-   * own (the first pass), and from Gradle's end to the start of the stress pass (or to the
+   * The gate's own time around the first pass (ms): from the process's start to the build's, the
+   * build's own (the first pass), and from the build's end to the start of the stress pass (or to the
    * decision, when nothing is stressed): reading the results, the verdict and the guards. Not in
    * the report when the gate stopped early.
    */

@@ -55,6 +55,6 @@ describe('test selectors', () => {
     const words = execFileSync('sh', ['-c', `printf '%s\\0' ${r.reproduce}`], { encoding: 'utf8' }).split('\0').slice(0, -1);
     expect(words.slice(0, 3)).toEqual(['npx', '--no', 'stress-orchestrator']);
     const parsed = parseArgs(words.slice(3));
-    expect(parsed).toMatchObject({ kind: 'maven', executable: './mvnw', gradleArgs: ['-Dx=--stress-tests', 'verify'], flags: { stressTests: [':core a.B.c'], repetitions: '7', mavenExecutable: '/opt/maven/bin/mvn' } });
+    expect(parsed).toMatchObject({ kind: 'maven', executable: './mvnw', buildArgs: ['-Dx=--stress-tests', 'verify'], flags: { stressTests: [':core a.B.c'], repetitions: '7', mavenExecutable: '/opt/maven/bin/mvn' } });
   });
 });
