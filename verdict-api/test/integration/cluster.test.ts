@@ -148,7 +148,7 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
     load.phase = 'restarting';
     await api.cluster.zookeeper.start();
     await phase('zookeeper-back', 3);
-    const { verdicts, acknowledged } = await load.finish(60_000);
+    const { verdicts, acknowledged } = await load.finish(120_000);
 
     const settled = (from: string, p: number) => verdicts.filter((v) => v.phase === from && v.project === p && v.at - v.phaseStart > 1500);
     // A replica down: both shards answer every verdict (the first second aside: requests in flight on the stopped node).
@@ -173,15 +173,15 @@ describeCluster('the verdict API on a 2×2 ClickHouse cluster with two instances
       const mine = acknowledged.filter((u) => u.project === shard);
       const replicas = api.cluster.nodes.flatMap((n, i) => (n.shard === shard + 1 ? [i] : []));
       for (const node of replicas) {
-        await api.query(`SYSTEM SYNC REPLICA test_runs_local`, node);
-        await api.query(`SYSTEM SYNC REPLICA test_case_runs_local`, node);
+        await synced(node, 'test_runs_local');
+        await synced(node, 'test_case_runs_local');
         const runs = await api.query(`SELECT run_id, count() FROM test_runs_local WHERE project_id = '${p.projectId}' AND run_id LIKE 'load-%' GROUP BY run_id ORDER BY run_id FORMAT TSV`, node);
         expect(runs).toBe(mine.map((u) => `${u.runId}\t1\n`).sort().join(''));
         const cases = await api.query(`SELECT count(), uniqExact(run_id, test_case_id) FROM test_case_runs_local WHERE project_id = '${p.projectId}' AND run_id LIKE 'load-%' FORMAT TSV`, node);
         expect(cases).toBe(`${mine.length * LOAD_CASES}\t${mine.length * LOAD_CASES}\n`);
       }
     }
-  }, 240_000);
+  }, 360_000);
 
   it('removes claims from ZooKeeper once they are old; a claim decided before stays decided by its row', async () => {
     const coordinator = openZooKeeperCoordinator(`127.0.0.1:${api.cluster.zookeeper.port}`, `${api.database}_sweep`);
@@ -316,6 +316,23 @@ function startLoad() {
       return { verdicts, acknowledged };
     },
   };
+}
+
+/**
+ * Waits until `table` on `node` has every part its shard wrote: SYSTEM SYNC REPLICA, asked again
+ * while the node's ZooKeeper session is still being renewed after ZooKeeper came back.
+ */
+async function synced(node: number, table: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      await api.query(`SYSTEM SYNC REPLICA ${table}`, node);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 /** Polls `read` until it gives `expected` (15 s at most), then asserts it. */

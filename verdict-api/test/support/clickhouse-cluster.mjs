@@ -78,6 +78,7 @@ function clusterConfig(name, zkPort, shards, macros, interserverPort) {
   <remote_servers><${name}>${shards.map((ports) => `<shard><internal_replication>true</internal_replication>${replicas(ports)}</shard>`).join('')}</${name}></remote_servers>
   <macros><shard>${macros.shard}</shard><replica>${macros.replica}</replica></macros>
   <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>
+  <merge_tree><zookeeper_session_expiration_check_period>5</zookeeper_session_expiration_check_period></merge_tree>
   <interserver_http_host>127.0.0.1</interserver_http_host>
   <interserver_http_port>${interserverPort}</interserver_http_port>`;
 }
