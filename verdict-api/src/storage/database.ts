@@ -145,24 +145,21 @@ function onShardOf(whole: Database, cluster: string): (projectId: string) => Pro
   let shards: Promise<Shard[]> | null = null;
   const views = new Map<number, Database>();
   const view = (shard: Shard): Database => {
-    const remoteOf = (table: TableName) =>
-      `remote(${quoteString(shard.replicas.join('|'))}, ${ident(whole.name).text}, ${ident(localName(table)).text}${whole.engine.remoteCredentials ?? ''})`;
+    // Each sharded table's remote() once per shard (the verdict's lookups ask for it on every
+    // query), and the Distributed table its inserts go through.
+    const remote = new Map<TableName, Sql>();
     const back = new Map<string, Sql>();
     const t = (table: TableName): Sql => {
       if (WHOLE_ON_EVERY_NODE.has(table)) return whole.t(table);
-      const text = remoteOf(table);
-      back.set(text, whole.t(table));
-      return new Sql(text);
+      let on = remote.get(table);
+      if (on === undefined) {
+        on = new Sql(`remote(${quoteString(shard.replicas.join('|'))}, ${ident(whole.name).text}, ${ident(localName(table)).text}${whole.engine.remoteCredentials ?? ''})`);
+        remote.set(table, on);
+        back.set(on.text, whole.t(table));
+      }
+      return on;
     };
-    const engine: ClickHouseEngine = {
-      kind: whole.engine.kind,
-      cluster,
-      command: (statement) => whole.engine.command(statement),
-      query: (statement) => whole.engine.query(statement),
-      insert: (table, rows) => whole.engine.insert(back.get(table.text) ?? table, rows),
-      ping: () => whole.engine.ping(),
-      close: () => whole.engine.close(),
-    };
+    const engine: ClickHouseEngine = { ...whole.engine, insert: (table, rows) => whole.engine.insert(back.get(table.text) ?? table, rows) };
     return { ...whole, engine, t };
   };
   return async (projectId) => {
