@@ -38,7 +38,7 @@ const first: FirstPass = {
 };
 
 /** A build adapter whose plans run `concurrency` JVMs at a time; it records what it was asked. */
-function fakeAdapter(concurrency: number) {
+function fakeAdapter(concurrency: number, unrunnableNames: readonly string[] = []) {
   const requests: StressPlanRequest[] = [];
   const plans: StressPlan<string>[] = [];
   const ran: StressPlan<string>[] = [];
@@ -47,13 +47,16 @@ function fakeAdapter(concurrency: number) {
     firstPass: async () => first,
     planStress: async (stress, request) => {
       requests.push(request);
-      const plan: StressPlan<string> = { executor: 'direct', concurrency, fallback: null, stress, targets: `fake targets of ${stress.length}`, unrunnable: [] };
+      const unrunnable = stress.filter((c) => unrunnableNames.includes(c.name)).map((candidate) => ({ candidate, why: 'no fork of the fake build ran it' }));
+      const plan: StressPlan<string> = { executor: 'direct', concurrency, fallback: null, stress, targets: `fake targets of ${stress.length - unrunnable.length}`, unrunnable };
       plans.push(plan);
       return plan;
     },
     stressPass: async (plan) => {
       ran.push(plan);
-      return passOf(plan.stress, plan.concurrency);
+      const cannot = new Set(plan.unrunnable.map((u) => u.candidate));
+      const pass = passOf(plan.stress.filter((c) => !cannot.has(c)), plan.concurrency);
+      return plan.unrunnable.length ? { ...pass, unrunnable: new Map(plan.unrunnable.map((u) => [u.candidate.testCaseId, u.why])) } : pass;
     },
     runInOrder: async () => ({ ok: false, why: 'the fake build runs no order probe' }),
   };
@@ -118,5 +121,18 @@ describe('the stress plan and the ceiling guard', () => {
     expect(fake.ran[0]!.targets).toBe('fake targets of 2');
     expect(report.stressPass).toMatchObject({ jvmsAtATime: 4, executor: 'direct' });
     expect(report.candidates.map((c) => c.outcome)).toEqual(['passed', 'passed']);
+  });
+
+  it('a candidate the plan cannot run costs neither JVMs nor predicted time: the other one fits the ceiling, and the unrunnable one is said, never passed', async () => {
+    // With both counted, one JVM at a time predicts 60 s over a 30 s ceiling; the one runnable test's 10 JVMs take 30 s.
+    const fake = fakeAdapter(1, ['clearsCart']);
+    const report = await decide(fake.adapter, 30);
+    expect(report.guard).toBeNull();
+    expect(report.timing).toEqual({ predictedMs: 30_000, jvmStartMs: 600, concurrency: 1, jvms: 10 });
+    expect(fake.ran).toHaveLength(1);
+    const [ran, cannot] = report.candidates;
+    expect(ran).toMatchObject({ name: 'appliesDiscount', outcome: 'passed' });
+    expect(cannot).toMatchObject({ name: 'clearsCart', why: expect.stringContaining('no fork of the fake build ran it') });
+    expect(cannot!.outcome).not.toBe('passed');
   });
 });

@@ -10,6 +10,7 @@ import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
 import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { runnableCandidates } from '../repetitions/stress-plan.js';
 import { detectionPower } from '../report/detection-power.js';
 import { probeOrder } from '../order-probe/order-findings.js';
 import { probeSettings } from '../config/probe-settings.js';
@@ -105,7 +106,8 @@ export async function decideOnVerdict(ctx: VerdictContext, deps: GateDeps): Prom
   const priced = async (these: readonly GateCandidate[], v: typeof verdict) => {
     const stress = toStress(these);
     const plan = stress.length ? await ctx.build.planStress(stress, { executor: config.executor, parallelJvms: config.parallelJvms }) : null;
-    const ceiling = predictCeiling(stress, config.jvmStartMs, v.parameters.ceilingSeconds, plan?.concurrency ?? 1);
+    // Only what can run costs time: a candidate no JVM can select is reported unrunnable, not predicted.
+    const ceiling = predictCeiling(plan ? runnableCandidates(plan) : [], config.jvmStartMs, v.parameters.ceilingSeconds, plan?.concurrency ?? 1);
     return { stress, plan, ceiling, guard: applyGuards(v, stress, ceiling) };
   };
   let { stress, plan, ceiling, guard } = await priced(candidates, verdict);

@@ -4,7 +4,7 @@
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { Logger } from '../base/log.js';
 import type { StressPassResult } from '../repetitions/stress-pass-result.js';
-import type { StressPlan, UnrunnableCandidate } from '../repetitions/stress-plan.js';
+import { runnableCandidates, type StressPlan, type UnrunnableCandidate } from '../repetitions/stress-plan.js';
 import path from 'node:path';
 import { type ClassArchive, planClassArchive } from './class-archive.js';
 import type { ClassPathLayout } from './class-path-layout.js';
@@ -53,8 +53,9 @@ export function plannedJvms(stress: readonly GateCandidate[]): number {
 
 /** A direct pass's plan: `targets` and `unrunnable` as the adapter selected them, JVMs at a time bounded by `parallelJvms`. */
 export function planDirectPass(stress: readonly GateCandidate[], selected: { targets: StressTarget[]; unrunnable: UnrunnableCandidate[] }, parallelJvms: number): StressPlan<readonly StressTarget[]> {
-  // JVMs at a time count every planned candidate, runnable or not, as the ceiling's prediction does.
-  return { executor: 'direct', concurrency: directConcurrency(stress, parallelJvms), fallback: null, stress, targets: selected.targets, unrunnable: selected.unrunnable };
+  // JVMs at a time count the candidates that can run, as the ceiling's prediction does.
+  const runnable = runnableCandidates({ stress, unrunnable: selected.unrunnable });
+  return { executor: 'direct', concurrency: directConcurrency(runnable, parallelJvms), fallback: null, stress, targets: selected.targets, unrunnable: selected.unrunnable };
 }
 
 /** What an adapter holds for every direct pass of its invocation. */

@@ -30,3 +30,13 @@ export interface StressPlan<Targets = unknown> extends StressPlanFigures {
   /** Planned candidates the executor cannot select; the pass reports them unrunnable. */
   unrunnable: readonly UnrunnableCandidate[];
 }
+
+/**
+ * The planned candidates the pass can run: not unrunnable, and found in the first pass (a candidate
+ * without a source, the server naming a test this run does not have, runs nothing). JVMs at a time
+ * and the ceiling's prediction count these only: a candidate that cannot run costs no JVM.
+ */
+export function runnableCandidates(plan: Pick<StressPlan, 'stress' | 'unrunnable'>): GateCandidate[] {
+  const cannot = new Set(plan.unrunnable.map((u) => u.candidate));
+  return plan.stress.filter((c) => c.source !== null && !cannot.has(c));
+}
