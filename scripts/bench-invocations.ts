@@ -81,16 +81,16 @@ async function benchOne(project: string, suite: string, n: number, atATime: numb
   check(await run('mvn', [...MVN, 'test', `-Dtest=${suite.slice(suite.lastIndexOf('.') + 1)}`], { cwd: project }), 'mvn -Dtest');
   const classPass = Date.now() - t0;
   const classOwn = reportTime(project, suite);
-  const pass = await runMavenFirstPass([...MVN, 'test'], { isMuted: () => false, isSkipped: () => false, skippedTests: [], now: Date.now }, { runMaven: runBuild, executable: 'mvn', setup, projectDir: project, env: process.env, logger });
-  if (!pass.first.passed) throw new Error(`${suite}: the first pass failed`);
-  const cases = pass.first.cases.filter((c) => c.suite === suite);
+  const first = await runMavenFirstPass([...MVN, 'test'], { isMuted: () => false, isSkipped: () => false, skippedTests: [], now: Date.now }, { runMaven: runBuild, executable: 'mvn', setup, projectDir: project, env: process.env, logger });
+  if (!first.passed) throw new Error(`${suite}: the first pass failed`);
+  const cases = first.cases.filter((c) => c.suite === suite);
   if (cases.length !== n) throw new Error(`${suite}: ${cases.length} invocations in the first pass, expected ${n}`);
   const candidates: GateCandidate[] = cases.map((c, i) => ({
     module: c.module, suite, name: c.name, testCaseId: `t${i}`, durationMs: c.durationMs, ...price(c.durationMs, DEFAULT_STRESS_PARAMETERS.curve), muted: false,
-    source: { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) },
+    source: c.source,
   }));
   const direct = async (stress: GateCandidate[]) => {
-    const { targets, unrunnable } = mavenTargets(stress, pass.sources);
+    const { targets, unrunnable } = mavenTargets(stress);
     const r = await runDirectPass(targets, unrunnable, {
       runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: join(project, 'target', 'stress-gate', 'repetitions'), concurrency: atATime,
       ceilingSeconds: DEFAULT_STRESS_PARAMETERS.ceilingSeconds, env: process.env, logger, err: () => undefined, errIsTTY: false,

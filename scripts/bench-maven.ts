@@ -14,7 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuild } from '../orchestrator/dist/build-tool/run-build.js';
 import { silentLogger } from '../orchestrator/dist/base/log.js';
-import { runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
+import { mavenLocator, runMavenFirstPass } from '../orchestrator/dist/maven/maven-first-pass.js';
 import { prepareMaven } from '../orchestrator/dist/maven/maven-setup.js';
 import { mavenTargets } from '../orchestrator/dist/maven/maven-targets.js';
 import { runDirectPass } from '../orchestrator/dist/jvm/direct-pass.js';
@@ -45,21 +45,21 @@ async function main(): Promise<void> {
     cpSync(join(ROOT, 'examples/maven-multi'), dir, { recursive: true });
     log(`load before: ${load()}  (2 cores shared; figures are wall clock)`);
     const setup = await prepareMaven(process.env);
-    const pass = await runMavenFirstPass(['-o', '-q', '-B', '-Dsurefire.printSummary=false', '-Dexample.slowMs=1', 'test'], {
+    const first = await runMavenFirstPass(['-o', '-q', '-B', '-Dsurefire.printSummary=false', '-Dexample.slowMs=1', 'test'], {
       isMuted: () => false, isSkipped: () => false, skippedTests: [], now: Date.now,
     }, { runMaven: runBuild, executable: 'mvn', setup, projectDir: dir, env: process.env, logger });
-    if (!pass.first.passed) throw new Error('first pass failed');
+    if (!first.passed) throw new Error('first pass failed');
     const candidates: GateCandidate[] = PICK.map(([suite, name], i) => {
-      const c = pass.first.cases.find((x) => x.suite === suite && x.name === name);
+      const c = first.cases.find((x) => x.suite === suite && x.name === name);
       if (!c) throw new Error(`not in the first pass: ${suite} ${name}`);
       return { module: c.module, suite, name, testCaseId: `t${i}`, durationMs: c.durationMs, repetitions: reps, excluded: null, muted: false,
-        source: { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence } };
+        source: c.source };
     });
 
     const stressMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       // With the class archive, as the CLI runs it (STRESS_GATE_CLASS_ARCHIVE=0: without); a run that made it waits for it here.
-      const { targets, unrunnable } = mavenTargets(candidates, pass.sources);
+      const { targets, unrunnable } = mavenTargets(candidates);
       const r = await runDirectPass(targets, unrunnable, {
         runnerJar: setup.runnerJar, workDir: setup.workDir, outputDir: join(dir, 'target', 'stress-gate', 'repetitions'), concurrency: atATime,
         ceilingSeconds: 600, env: process.env, logger, err: () => undefined, errIsTTY: false,
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < jvms; i++) bare.push(check(await run('java', ['-cp', hello, 'Hello'], { cwd: hello }), 'java Hello').ms);
     const emptyMs: number[] = [];
     // One runner JVM per candidate and repetition with no unique ID selected: launcher and engines start, nothing runs.
-    const source = [...pass.sources.values()].find((s) => s.fork.userDir.endsWith('app'))!;
+    const source = first.cases.map((c) => mavenLocator(c.source).fork).find((f) => f?.fork.userDir.endsWith('app'))!;
     for (let i = 0; i < jvms; i++) {
       const req = join(dir, `empty-${i}.request`);
       writeFileSync(req, `kind platform\nout ${join(dir, `empty-${i}.jsonl`)}\n`);

@@ -1,6 +1,6 @@
 // The verdict's candidates joined with where the first pass ran them.
 import type { Candidate, CandidateOrigin, TestCaseIdentity } from '#contract';
-import type { TestCaseResult } from '../first-pass/test-case-result.js';
+import type { CaseSource, TestCaseResult } from '../first-pass/test-case-result.js';
 import { identityKey } from '../identity/identity-key.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
 
@@ -13,10 +13,10 @@ export interface GateCandidate extends TestCaseIdentity {
   excluded: { reason: 'slow'; detail: string } | null;
   muted: boolean;
   /**
-   * Where the first pass ran it (the task, its name in the JUnit XML, which occurrence of that
-   * name, its JUnit Platform unique ID when known); null if the server named an identity this run does not have.
+   * Where the first pass ran it (its unit, its reported name, its JUnit Platform unique ID when
+   * known, and the build adapter's locator); null if the server named an identity this run does not have.
    */
-  source: { task: string; xmlName: string; occurrence: number; uniqueId?: string } | null;
+  source: CaseSource | null;
   /** How it ended in the first pass (a muted test may have failed there). */
   firstPassStatus?: 'success' | 'failure' | 'skipped';
   /**
@@ -53,7 +53,7 @@ export function joinCandidates(
       repetitions: c.excluded ? null : c.repetitions,
       excluded: c.excluded,
       muted: isMuted(c, projectId),
-      source: r ? { task: r.task, xmlName: r.xmlName, occurrence: r.occurrence, ...(r.uniqueId ? { uniqueId: r.uniqueId } : {}) } : null,
+      source: r ? r.source : null,
       ...(r ? { firstPassStatus: r.status } : {}),
     };
   });

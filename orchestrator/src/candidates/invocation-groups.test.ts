@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_STRESS_PARAMETERS } from '#contract';
-import { candidate } from '../../test/support/builders.js';
-import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { candidate, gradleSource } from '../../test/support/builders.js';
+import { predictCeiling } from '../guard/predict-ceiling.js';
 import { plannedJvms } from '../jvm/direct-pass.js';
 import { groupInvocations, invocationMethod } from './invocation-groups.js';
 
 const curve = DEFAULT_STRESS_PARAMETERS.curve;
-const invocation = (name: string, durationMs = 20, task = ':app:test') => candidate(name, { durationMs, source: { task, xmlName: name, occurrence: 1 } });
+const invocation = (name: string, durationMs = 20, task = ':app:test') => candidate(name, { durationMs, source: gradleSource(task, name) });
 
 describe('the new invocations of one method', () => {
   it('reads the method of an invocation as every build tool names it', () => {

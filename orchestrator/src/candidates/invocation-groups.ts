@@ -15,7 +15,7 @@ export { invocationMethod };
 
 /**
  * Pure: the candidates, with `group` set and the group's price as `repetitions` on every
- * stressable invocation whose method has another one stressed in the same task. A group the curve
+ * stressable invocation whose method has another one stressed in the same unit of the build. A group the curve
  * would exclude as a whole (its sum slower than the slowest bucket) stays apart, each priced alone.
  */
 export function groupInvocations(candidates: readonly GateCandidate[], curve: readonly CurveBucket[]): GateCandidate[] {
@@ -23,7 +23,7 @@ export function groupInvocations(candidates: readonly GateCandidate[], curve: re
   for (const c of candidates) {
     const method = c.source && c.excluded === null && c.repetitions ? invocationMethod(c.source.xmlName) : null;
     if (!method) continue;
-    const key = JSON.stringify([c.source!.task, c.suite, method]);
+    const key = JSON.stringify([c.source!.unit, c.suite, method]);
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   const priced = new Map<GateCandidate, { group: string; repetitions: number }>();

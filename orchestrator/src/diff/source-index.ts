@@ -10,7 +10,8 @@ export interface LocatableTest {
   module: string;
   suite: string;
   name: string;
-  uniqueId?: string;
+  /** Where the first pass ran it: its JUnit Platform unique ID, when known. */
+  source?: { uniqueId?: string } | null;
 }
 
 /** Where a test's method is and what it hashes to. */
@@ -42,8 +43,9 @@ export function namedMethod(t: LocatableTest): NamedMethod | null {
   let suite = t.suite;
   let method: string | null = null;
   let invocation = '';
-  if (t.uniqueId) {
-    const segments = [...t.uniqueId.matchAll(/\[([a-z-]+):([^\]]*)\]/g)].map((m) => ({ type: m[1]!, value: m[2]! }));
+  const uniqueId = t.source?.uniqueId;
+  if (uniqueId) {
+    const segments = [...uniqueId.matchAll(/\[([a-z-]+):([^\]]*)\]/g)].map((m) => ({ type: m[1]!, value: m[2]! }));
     const cls = segments.find((s) => s.type === 'class');
     if (cls) suite = [cls.value, ...segments.filter((s) => s.type === 'nested-class').map((s) => s.value)].join('$');
     const m = segments.find((s) => ['method', 'test-template', 'test-factory'].includes(s.type));

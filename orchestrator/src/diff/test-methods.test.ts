@@ -117,7 +117,7 @@ describe('scanSource', () => {
 
 describe('namedMethod', () => {
   it('reads the method from the JUnit Platform unique ID, else from the name', () => {
-    expect(namedMethod({ module: ':', suite: 'com.x.A$B', name: 'my display name', uniqueId: '[engine:junit-jupiter]/[class:com.x.A]/[nested-class:B]/[test-template:adds(int)]/[test-template-invocation:#2]' })).toEqual({
+    expect(namedMethod({ module: ':', suite: 'com.x.A$B', name: 'my display name', source: { uniqueId: '[engine:junit-jupiter]/[class:com.x.A]/[nested-class:B]/[test-template:adds(int)]/[test-template-invocation:#2]' } })).toEqual({
       packageName: 'com.x',
       className: 'A$B',
       method: 'adds',

@@ -2,8 +2,7 @@
 // every test case with its identity and the quarantine mask, and what went wrong reading them.
 import type { BlockSettings } from '../config/config.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
-import type { ReadResults } from './read-results.js';
-import { assignIdentities, type TestCaseResult } from './test-case-result.js';
+import { assignIdentities, type TestCaseResult, type UnitResults } from './test-case-result.js';
 
 /** How the build ended, as the first pass reports it. */
 export interface BuildEnd {
@@ -56,17 +55,24 @@ export function unreadFirstPass(run: BuildEnd, started: number, problem: string)
   };
 }
 
+/** What an adapter read of the first pass: each unit's cases (with its locators), broken files, notes for the user. */
+export interface UnitsRead {
+  units: UnitResults[];
+  errors: string[];
+  notes: string[];
+}
+
 /** Pure: the first pass from its run and what was read, identities given and the quarantine applied. */
 export function summarizeFirstPass(
   run: BuildEnd,
   started: number,
-  read: { settings: BlockSettings | null; unreported: string | null; results: ReadResults },
+  read: { settings: BlockSettings | null; unreported: string | null; results: UnitsRead },
   deps: { isMuted: MutedCheck; isSkipped?: MutedCheck },
 ): FirstPass {
   const { settings, results } = read;
   // A skipped test that ran anyway (Gradle before 5.0 cannot exclude one test) counts as skipped:
   // its result is ignored and it is never a candidate.
-  const cases = assignIdentities(results.tasks).map((c): TestCaseResult & { muted: boolean } =>
+  const cases = assignIdentities(results.units).map((c): TestCaseResult & { muted: boolean } =>
     deps.isSkipped?.(c) ? { ...c, status: 'skipped' as const, executions: undefined, muted: false } : Object.assign(c, { muted: deps.isMuted(c) }),
   );
   const failures = cases.filter((c) => c.status === 'failure' && !c.muted).length;

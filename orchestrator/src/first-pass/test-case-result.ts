@@ -1,74 +1,84 @@
-// One test case of the first pass, with its identity and where to find it again.
+// One test case of the first pass, with its identity and where its build ran it.
 import type { TestCaseIdentity } from '#contract';
 import type { XmlExecution, XmlTestCase } from './junit-xml.js';
 
+
+/**
+ * Where the build ran a case. The core reads `unit`, `xmlName` and `uniqueId`; `locator` is the
+ * build adapter's own, opaque to the core: all its stress pass needs to find the case again (a
+ * Gradle task and occurrence, a Maven fork), handed back with the candidate, never looked into.
+ */
+export interface CaseSource {
+  /**
+   * The run of the build that ran it, as its adapter names it (Gradle: the Test task's path;
+   * Maven: the module's test or integration-test phase). The core only compares units: tests of
+   * one unit share its JVM settings and class path (the order probe's partners, the new
+   * invocations of one parameterised method).
+   */
+  unit: string;
+  /** The name as the build reported it: what says which parameterised method an invocation belongs to. */
+  xmlName: string;
+  /** Its JUnit Platform unique ID, when the platform ran it and the listener saw it. */
+  uniqueId?: string;
+  /** The adapter's: opaque to the core. */
+  locator: unknown;
+}
 
 /** A test case that ran in the first pass. `name` is the (possibly disambiguated) identity name. */
 export interface TestCaseResult extends TestCaseIdentity {
   status: 'success' | 'failure' | 'skipped';
   durationMs: number;
-  /** The Test task that ran it, e.g. ":app:test". */
-  task: string;
-  /** The name as the XML says it: what the stress pass filters on. */
-  xmlName: string;
-  /** 1-based index among the task's results with the same suite and xmlName (document order). */
-  occurrence: number;
   /** The build's own retries of it (organic repetitions), in order; absent when it ran once. */
   executions?: XmlExecution[];
-  /** Its JUnit Platform unique ID, when the platform ran it and the listener saw it. */
-  uniqueId?: string;
+  source: CaseSource;
 }
 
-/** The XML cases of one Test task, in the order its reports were read. */
-export interface TaskResults {
-  task: string;
+/** A case as an adapter read it: the report's case, its platform name and ID when known, and the adapter's locator. */
+export type UnitCase = XmlTestCase & { identityName?: string; uniqueId?: string; locator: unknown };
+
+/** The cases of one unit of the build, in the order its reports were read. */
+export interface UnitResults {
+  unit: string;
+  /** The identity module of its cases, as its adapter names it (never from which units ran). */
   module: string;
-  /**
-   * `identityName`: the name the JUnit Platform gives a case whose XML name differs (a display
-   * name); `uniqueId`: its JUnit Platform unique ID, when known.
-   */
-  cases: (XmlTestCase & { identityName?: string; uniqueId?: string })[];
+  cases: UnitCase[];
+}
+
+/** Pure: each case's 1-based occurrence among the cases before it with its suite and name (a repeated Parameterized name), in order. */
+export function occurrences(cases: readonly { suite: string; name: string }[]): number[] {
+  const seen = new Map<string, Map<string, number>>();
+  return cases.map((c) => {
+    const names = seen.get(c.suite) ?? seen.set(c.suite, new Map()).get(c.suite)!;
+    const n = (names.get(c.name) ?? 0) + 1;
+    names.set(c.name, n);
+    return n;
+  });
 }
 
 /**
- * The identity's module for a result of `task`: the project path for the module's `test` task,
- * the task path (e.g. ":app:integrationTest") for any other Test task. It depends on the task's
- * name only, never on which tasks ran, so adding a Test task renames nothing that existed.
+ * Gives every result a unique identity, never merging two results. Its module is its unit's; the
+ * n-th occurrence (n > 1, in document order) of a name within one unit's reports gets the suffix
+ * " [#n]" (a Parameterized name repeated). Retries are not occurrences: the reader already folded
+ * them into one case. Units are taken by name, so the rare clash of two units on one identity
+ * module (a Gradle root task ":x" and the `test` task of a project ":x") is also settled by
+ * " [#n]", in unit order.
  */
-export function identityModule(task: string, module: string): string {
-  const prefix = module === ':' ? ':' : `${module}:`;
-  const name = task.startsWith(prefix) ? task.slice(prefix.length) : task;
-  return name === 'test' ? module : task;
-}
-
-/**
- * Gives every result a unique identity, never merging two results. Its module is
- * `identityModule(task, module)`; the n-th occurrence (n > 1, in document order) of a name
- * within one task's reports gets the suffix " [#n]" (a Parameterized name repeated). Retries
- * are not occurrences: the reader already folded them into one case. Tasks are taken by path,
- * so the rare clash of two tasks on one identity module (a root task ":x" and the `test` task of
- * a project ":x") is also settled by " [#n]", in task-path order.
- */
-export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[] {
-  const ordered = [...tasks].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+export function assignIdentities(units: readonly UnitResults[]): TestCaseResult[] {
+  const ordered = [...units].sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
   // Per identity module, per suite: how many times each base name was given (for " [#n]"), and
   // every name given. Nested by part rather than keyed by a joined string: 50,000 results cost
-  // about 3x less. A task's reports hold a class's cases together, so the last suite is kept at hand.
+  // about 3x less. A unit's reports hold a class's cases together, so the last suite is kept at hand.
   const modules = new Map<string, Map<string, { seen: Map<string, number>; used: Set<string> }>>();
   const results: TestCaseResult[] = [];
   for (const t of ordered) {
-    const module = identityModule(t.task, t.module);
+    const module = t.module;
     const suites = modules.get(module) ?? modules.set(module, new Map()).get(module)!;
-    // Per suite of this task: how many times each XML name occurred so far.
-    const inTask = new Map<string, Map<string, number>>();
     let lastSuite: string | undefined;
     let names: { seen: Map<string, number>; used: Set<string> } | undefined;
-    let occurrences: Map<string, number> | undefined;
     for (const c of t.cases) {
-      if (c.suite !== lastSuite || !names || !occurrences) {
+      if (c.suite !== lastSuite || !names) {
         lastSuite = c.suite;
         names = suites.get(c.suite) ?? suites.set(c.suite, { seen: new Map(), used: new Set() }).get(c.suite)!;
-        occurrences = inTask.get(c.suite) ?? inTask.set(c.suite, new Map()).get(c.suite)!;
       }
       const base = c.identityName ?? c.name;
       let n = (names.seen.get(base) ?? 0) + 1;
@@ -80,8 +90,6 @@ export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[
       }
       names.seen.set(base, n);
       names.used.add(name);
-      const occurrence = (occurrences.get(c.name) ?? 0) + 1;
-      occurrences.set(c.name, occurrence);
       results.push({
         module,
         suite: c.suite,
@@ -89,10 +97,7 @@ export function assignIdentities(tasks: readonly TaskResults[]): TestCaseResult[
         status: c.status,
         durationMs: c.durationMs,
         ...(c.executions ? { executions: c.executions } : {}),
-        ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}),
-        task: t.task,
-        xmlName: c.name,
-        occurrence,
+        source: { unit: t.unit, xmlName: c.name, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}), locator: c.locator },
       });
     }
   }

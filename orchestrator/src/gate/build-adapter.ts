@@ -1,7 +1,9 @@
 // The seam between the gate's core and a build tool: how the first pass runs and is read, how the
 // stress pass is planned (its targets, and the figures the ceiling guard, the report and telemetry
 // share), and how that plan runs each candidate's repetitions in fresh JVMs. gradle/ and maven/
-// implement it.
+// implement it. Plan, then run the plan: every first-pass case carries its adapter's locator
+// (first-pass/test-case-result.ts: CaseSource), opaque to the core, which hands it back with the
+// candidates; the adapter plans from the locators alone and keeps no first-pass state of its own.
 import type { TestCaseIdentity } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
@@ -40,9 +42,9 @@ export interface StressPassOptions {
 export interface BuildAdapter<Targets = unknown> {
   /** The invocation's temp dir (removed at the end unless STRESS_GATE_KEEP_TEMP). */
   workDir: string;
-  /** Runs the user's command as given and reads its results. */
+  /** Runs the user's command as given and reads its results, each case with its unit and this adapter's locator. */
   firstPass(args: readonly string[], options: BuildFirstPassOptions): Promise<FirstPass>;
-  /** Plans the stress pass of `stress` (candidates with a source): its targets, what cannot run and why, its executor and JVMs at a time. */
+  /** Plans the stress pass of `stress` (candidates with a source, their locators this adapter's): its targets, what cannot run and why, its executor and JVMs at a time. */
   planStress(stress: readonly GateCandidate[], request: StressPlanRequest): Promise<StressPlan<Targets>>;
   /** Runs exactly `plan` (one of this adapter's) within `ceilingSeconds` (null: no ceiling); `args`: the user's build arguments. */
   stressPass(plan: StressPlan<Targets>, args: readonly string[], ceilingSeconds: number | null, options?: StressPassOptions): Promise<StressPassResult>;

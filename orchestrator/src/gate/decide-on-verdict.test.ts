@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_STRESS_PARAMETERS, type Candidate } from '#contract';
-import { verdict } from '../../test/support/builders.js';
+import { gradleSource, verdict } from '../../test/support/builders.js';
 import { silentLogger } from '../base/log.js';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
 import type { GitRunner } from '../ci-env/detect-ci-env.js';
@@ -29,7 +29,7 @@ const first: FirstPass = {
   wallClockMs: 1000,
   settings: { mode: null, serverUrl: null, project: null, requestTimeoutSeconds: null, executor: null },
   unreported: null,
-  cases: names.map((name) => ({ module: ':app', suite: SUITE, name, status: 'success', durationMs: 2400, task: ':app:test', xmlName: name, occurrence: 1, muted: false })),
+  cases: names.map((name) => ({ module: ':app', suite: SUITE, name, status: 'success', durationMs: 2400, source: gradleSource(':app:test', name), muted: false })),
   failures: 0,
   maskedFailures: 0,
   errors: [],

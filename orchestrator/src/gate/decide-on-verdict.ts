@@ -9,7 +9,7 @@ import type { FirstPass } from '../first-pass/first-pass.js';
 import { applyGuards } from '../guard/apply-guards.js';
 import { mutedCheck } from '../quarantine/quarantine-source.js';
 import { countCandidates, type GateReport } from '../report/gate-report.js';
-import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { predictCeiling } from '../guard/predict-ceiling.js';
 import { runnableCandidates } from '../repetitions/stress-plan.js';
 import { detectionPower } from '../report/detection-power.js';
 import { probeOrder } from '../order-probe/order-findings.js';

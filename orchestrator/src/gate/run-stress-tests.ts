@@ -100,7 +100,7 @@ function chosen(first: FirstPass, selectors: readonly TestSelector[], repetition
         repetitions: priced.repetitions,
         excluded: priced.excluded,
         muted: false,
-        source: { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) },
+        source: c.source,
         // Only a failure is said: a test that passed in the build is stressed as it always was.
         ...(c.status === 'failure' ? { firstPassStatus: 'failure' as const } : {}),
       };

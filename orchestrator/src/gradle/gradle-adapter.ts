@@ -10,7 +10,6 @@ import type { GateDeps } from '../gate/gate-deps.js';
 import { ArchivesInProgress } from '../jvm/class-archive.js';
 import { planDirectPass, runAdapterDirectPass } from '../jvm/direct-pass.js';
 import { runInOrder } from '../jvm/in-order.js';
-import type { ForkConfig } from '../jvm/runner-log.js';
 import type { StressTarget } from '../jvm/stress-target.js';
 import { planGradleExecutor, runGradleExecutor, type GradleExecutorTargets } from './gradle-executor.js';
 import { runGradleFirstPass } from './gradle-first-pass.js';
@@ -32,14 +31,13 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
   const executable = await gradle.executable(projectDir);
   const setup = await gradle.prepare(deps.env);
   const archives = new ArchivesInProgress();
-  let platformConfig: ReadonlyMap<string, ForkConfig> = new Map();
   const executorDeps = { runBuild: gradle.runBuild, executable, setup, projectDir, env: deps.env, logger: deps.logger };
   return {
     workDir: setup.workDir,
     firstPass: async (args, o) => {
       const skipFile = path.join(setup.workDir, 'skip.json');
       if (o.skippedTests.length) await writeFile(skipFile, JSON.stringify(o.skippedTests));
-      const pass = await runGradleFirstPass(args, {
+      return runGradleFirstPass(args, {
         ...executorDeps,
         isMuted: o.isMuted,
         isSkipped: o.isSkipped,
@@ -47,12 +45,10 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
         now: o.now,
         ...(o.signal ? { signal: o.signal } : {}),
       });
-      platformConfig = pass.platformConfig;
-      return pass.first;
     },
     planStress: async (stress, request) => {
       if (request.executor === 'gradle') return planGradleExecutor(stress, setup, projectDir, null);
-      const targets = await gradleTargets(stress, setup.manifest, platformConfig);
+      const targets = await gradleTargets(stress, setup.manifest);
       if (!targets.ok) {
         deps.logger.info({ why: targets.why }, 'direct executor unavailable: the Gradle executor runs the stress pass');
         return planGradleExecutor(stress, setup, projectDir, targets.why);
@@ -72,7 +68,7 @@ export async function createGradleAdapter(gradle: GradleDeps, deps: GateDeps, pr
       runInOrder(
         sequences,
         async (tests) => {
-          const t = await gradleTargets(tests, setup.manifest, platformConfig);
+          const t = await gradleTargets(tests, setup.manifest);
           return t.ok ? t : { why: t.why };
         },
         { runnerJar: setup.runnerJar, outputDir: path.join(projectDir, 'build', 'stress-gate') },

@@ -34,7 +34,7 @@ async function firstPass(readAhead: boolean) {
     logger: silentLogger(),
     readAhead,
   });
-  return pass.first;
+  return pass;
 }
 
 describe('runGradleFirstPass', () => {

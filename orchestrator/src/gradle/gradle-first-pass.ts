@@ -7,9 +7,9 @@ import type { BuildRun, BuildRunner } from '../build-tool/run-build.js';
 import { summarizeFirstPass, unreadFirstPass, type FirstPass } from '../first-pass/first-pass.js';
 import type { XmlTestCase } from '../first-pass/junit-xml.js';
 import { parseWrittenReports, ParsedReports, readResults } from '../first-pass/read-results.js';
-import type { ForkConfig } from '../jvm/runner-log.js';
 import type { Logger } from '../base/log.js';
 import type { MutedCheck } from '../quarantine/quarantine-source.js';
+import { gradleUnits } from './gradle-locator.js';
 import type { GradleSetup } from './gradle-setup.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { applyPlatformNames, readPlatformResults } from './platform-identities.js';
@@ -35,14 +35,8 @@ export interface FirstPassDeps {
   signal?: AbortSignal;
 }
 
-/** The first pass, and what the stress pass needs of it besides: each platform task's test JVM configuration. */
-export interface GradleFirstPass {
-  first: FirstPass;
-  platformConfig: ReadonlyMap<string, ForkConfig>;
-}
-
 /** Runs the first pass and reads its results. */
-export async function runGradleFirstPass(gradleArgs: readonly string[], deps: FirstPassDeps): Promise<GradleFirstPass> {
+export async function runGradleFirstPass(gradleArgs: readonly string[], deps: FirstPassDeps): Promise<FirstPass> {
   const started = deps.now();
   const parsed = new ParsedReports();
   const stopReadingAhead = (deps.readAhead ?? readAheadPays()) ? readAhead(deps.setup.manifest, started, parsed) : async () => undefined;
@@ -60,15 +54,14 @@ export async function runGradleFirstPass(gradleArgs: readonly string[], deps: Fi
   }
   try {
     const reading = deps.now();
-    const read = await readFirstPass(run, started, deps, parsed);
-    const first = read.first;
+    const first = await readFirstPass(run, started, deps, parsed);
     deps.logger.child({ module: 'gradle-first-pass' }).debug({ ms: deps.now() - reading, testCases: first.cases.length, parsedAhead: parsed.size }, 'read the first pass');
-    return read;
+    return first;
   } catch (e) {
     // Gradle has spoken; what went wrong is the gate's reading. Its exit code still stands.
     const problem = (e as Error).message ?? String(e);
     deps.logger.child({ module: 'gradle-first-pass' }).error({ err: e }, 'reading the first pass failed');
-    return { first: unreadFirstPass(run, started, problem), platformConfig: new Map() };
+    return unreadFirstPass(run, started, problem);
   }
 }
 
@@ -121,7 +114,7 @@ function readAhead(manifestFile: string, sinceMs: number, parsed: ParsedReports)
   };
 }
 
-async function readFirstPass(run: BuildRun, started: number, deps: FirstPassDeps, parsed?: ParsedReports): Promise<GradleFirstPass> {
+async function readFirstPass(run: BuildRun, started: number, deps: FirstPassDeps, parsed?: ParsedReports): Promise<FirstPass> {
   const read = await readManifest(deps.setup.manifest);
   const manifest = read.ok ? read.manifest : null;
   // The results log stands in only for a task that wrote no XML: read when one did not (a suite
@@ -132,9 +125,10 @@ async function readFirstPass(run: BuildRun, started: number, deps: FirstPassDeps
   // Tasks that ran the JUnit Platform with the stress gate's listener: identities named as under Maven.
   const platform = await readPlatformResults(deps.setup.manifest, results.tasks.map((t) => t.task));
   const named = applyPlatformNames(results.tasks, platform.byTask);
-  results.tasks = named.tasks;
-  results.notes.push(...platform.notes, ...named.notes);
-  return { first: summarizeFirstPass(run, started, { settings: manifest?.settings ?? null, unreported: read.ok ? null : read.error, results }, deps), platformConfig: platform.configByTask };
+  // Each case carries its Gradle locator: its task, its occurrence, its platform task's test JVM configuration.
+  const units = gradleUnits(named.tasks, platform.configByTask);
+  const notes = [...results.notes, ...platform.notes, ...named.notes];
+  return summarizeFirstPass(run, started, { settings: manifest?.settings ?? null, unreported: read.ok ? null : read.error, results: { units, errors: results.errors, notes } }, deps);
 }
 
 /** Where the stress pass puts its files, inside the invocation's temp dir. */

@@ -10,6 +10,7 @@ import type { ForkConfig } from '../jvm/runner-log.js';
 import { groupTargets, singleTarget, type JvmSpec, type Selection, type StressTarget } from '../jvm/stress-target.js';
 import { testNgName } from '../jvm/testng-names.js';
 import { readForkSpec, type ForkSpec } from './fork-spec.js';
+import { gradleLocator } from './gradle-locator.js';
 
 /** The targets, and candidates the direct executor cannot select (with why); or why it cannot run at all. */
 export type GradleTargets =
@@ -17,28 +18,27 @@ export type GradleTargets =
   | { ok: false; why: string };
 
 /** Plans `stress` (candidates with a source) for the direct executor. */
-export async function gradleTargets(stress: readonly GateCandidate[], manifest: string, platformConfig: ReadonlyMap<string, ForkConfig>): Promise<GradleTargets> {
+export async function gradleTargets(stress: readonly GateCandidate[], manifest: string): Promise<GradleTargets> {
   const specs = new Map<string, ForkSpec>();
   const targets: StressTarget[] = [];
   const unrunnable: UnrunnableCandidate[] = [];
   for (const candidate of stress) {
-    const source = candidate.source;
-    if (!source) continue;
-    let spec = specs.get(source.task);
+    if (!candidate.source) continue;
+    const { task, occurrence, platform } = gradleLocator(candidate.source);
+    let spec = specs.get(task);
     if (!spec) {
-      const read = await readForkSpec(manifest, source.task);
+      const read = await readForkSpec(manifest, task);
       if (!read.ok) return { ok: false, why: read.why };
       spec = read.spec;
-      specs.set(source.task, spec);
+      specs.set(task, spec);
     }
-    const platform = source.uniqueId ? platformConfig.get(source.task) : undefined;
     const selection = selectionOf(candidate, spec);
     if (typeof selection === 'string') {
       unrunnable.push({ candidate, why: selection });
       continue;
     }
-    const member = { candidate, selection, occurrence: selection.kind === 'junit4' ? source.occurrence : 1 };
-    targets.push(singleTarget(member, jvmOfSpec(spec, platform), source.task, { configurationParameters: platform ? configurationParameters(platform) : {} }));
+    const member = { candidate, selection, occurrence: selection.kind === 'junit4' ? occurrence : 1 };
+    targets.push(singleTarget(member, jvmOfSpec(spec, platform), task, { configurationParameters: platform ? configurationParameters(platform) : {} }));
   }
   return { ok: true, targets: groupTargets(targets), unrunnable };
 }
@@ -65,6 +65,6 @@ function selectionOf(c: GateCandidate, spec: ForkSpec): Selection | string {
     case 'junit':
       return { kind: 'junit4', className: c.suite, name: source.xmlName };
     default:
-      return `${source.task} runs the JUnit Platform and its listener did not report this test's unique ID`;
+      return `${source.unit} runs the JUnit Platform and its listener did not report this test's unique ID`;
   }
 }

@@ -8,6 +8,7 @@ import { runnerJars } from '../jvm/runner-jars.js';
 import type { PlatformResult } from '../jvm/runner-log.js';
 import { prepareGradle } from './gradle-setup.js';
 import { applyPlatformNames, namePlatformCases, platformLogDir, readPlatformResults, taskLogDirName } from './platform-identities.js';
+import { gradleUnits } from './gradle-locator.js';
 
 const A = 'com.shop.AdditionTest';
 const r = (id: string, legacyName: string, displayName: string, className = A): PlatformResult => ({ uniqueId: id, legacyName, name: legacyName, className, displayName, status: 'success', durationMs: 1, failure: null });
@@ -32,8 +33,8 @@ describe('JUnit Platform identities under Gradle', () => {
     const xml = [x(A, '1 + 1 = 2'), x(A, '2 + 2 = 4'), x(A, '3 + 3 = 6'), x(A, 'zero is neutral ✓'), x(`${A}$Negative`, 'negates()')];
     const { tasks, notes } = applyPlatformNames([{ task: ':app:test', module: ':app', cases: xml }], new Map([[':app:test', results]]));
     expect(notes).toEqual([]);
-    const ids = assignIdentities(tasks);
-    expect(ids.map((c) => [c.suite, c.name, c.xmlName])).toEqual([
+    const ids = assignIdentities(gradleUnits(tasks, new Map()));
+    expect(ids.map((c) => [c.suite, c.name, c.source.xmlName])).toEqual([
       [A, 'adds(int, int, int)[1]', '1 + 1 = 2'],
       [A, 'adds(int, int, int)[2]', '2 + 2 = 4'],
       [A, 'adds(int, int, int)[3]', '3 + 3 = 6'],
@@ -54,7 +55,7 @@ describe('JUnit Platform identities under Gradle', () => {
     const mangled = [x('int, int, int)', '1 + 1 = 2(adds'), x('int, int, int)', '2 + 2 = 4(adds'), x('int, int, int)', '3 + 3 = 6(adds'), x('AdditionTest', 'zero is neutral ✓'), x('Negative', 'negates()')];
     const { tasks, notes } = applyPlatformNames([{ task: ':test', module: ':', cases: mangled }], new Map([[':test', results]]));
     expect(notes).toEqual([expect.stringContaining(':test: its JUnit XML does not carry the JUnit Platform\'s class and test names')]);
-    expect(assignIdentities(tasks).map((c) => `${c.module} ${c.suite} ${c.name}`)).toEqual([
+    expect(assignIdentities(gradleUnits(tasks, new Map())).map((c) => `${c.module} ${c.suite} ${c.name}`)).toEqual([
       `: ${A} adds(int, int, int)[1]`,
       `: ${A} adds(int, int, int)[2]`,
       `: ${A} adds(int, int, int)[3]`,

@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { XmlTestCase } from '../first-pass/junit-xml.js';
-import type { TaskResults } from '../first-pass/test-case-result.js';
+import type { TaskResults } from '../first-pass/read-results.js';
 import { identityName, parseRunnerLog, platformCases, platformResults, type ForkConfig, type PlatformResult } from '../jvm/runner-log.js';
 
 /** `/x/manifest.json` → `/x/manifest.platform`, as the plugin names it. */

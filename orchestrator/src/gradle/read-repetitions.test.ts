@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { candidate } from '../../test/support/builders.js';
+import { candidate, gradleSource } from '../../test/support/builders.js';
 import { assignRepetitions, repetitionTaskPath } from './read-repetitions.js';
 import { planTasks } from './task-plan.js';
 
@@ -11,8 +11,8 @@ describe('planTasks', () => {
     const planned = planTasks(
       [
         candidate('a'),
-        candidate('m[0] [#2]', { testCaseId: 'dup', source: { task: ':app:test', xmlName: 'm[0]', occurrence: 2 }, repetitions: 5 }),
-        candidate('b', { module: ':lib', testCaseId: 'b', source: { task: ':lib:test', xmlName: 'b', occurrence: 1 }, repetitions: 3 }),
+        candidate('m[0] [#2]', { testCaseId: 'dup', source: gradleSource(':app:test', 'm[0]', 2), repetitions: 5 }),
+        candidate('b', { module: ':lib', testCaseId: 'b', source: gradleSource(':lib:test', 'b'), repetitions: 3 }),
         candidate('gone', { source: null }),
       ],
       '/tmp/r',
@@ -32,8 +32,8 @@ describe('planTasks', () => {
 describe('assignRepetitions', () => {
   it('records every repetition of every candidate, by occurrence for repeated names', () => {
     const a = candidate('a', { repetitions: 2 });
-    const first = candidate('m', { testCaseId: 'm1', source: { task: ':app:test', xmlName: 'm', occurrence: 1 }, repetitions: 2 });
-    const second = candidate('m [#2]', { testCaseId: 'm2', source: { task: ':app:test', xmlName: 'm', occurrence: 2 }, repetitions: 2 });
+    const first = candidate('m', { testCaseId: 'm1', source: gradleSource(':app:test', 'm'), repetitions: 2 });
+    const second = candidate('m [#2]', { testCaseId: 'm2', source: gradleSource(':app:test', 'm', 2), repetitions: 2 });
     // Each candidate's own JVMs; a repeated name's JVMs run both invocations of the name.
     const reports = [
       { id: 't0', taskPath: ':app:test', repetition: 1, cases: [ok(S, 'a')], crashed: [] },

@@ -11,6 +11,7 @@ import type { RunnerFailure } from '../jvm/runner-log.js';
 import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import type { ResultsLog } from './results-log.js';
 import type { PlannedTasks, TaskPlan } from './task-plan.js';
+import { gradleLocator } from './gradle-locator.js';
 
 /** The cases of one repetition of one planned task. */
 export interface RepetitionReport {
@@ -73,7 +74,8 @@ export function assignRepetitions(stress: readonly GateCandidate[], reports: rea
     const cand = byId.get(owner.get(report.id) ?? '');
     if (!cand?.source || report.repetition > (cand.repetitions ?? 0)) continue;
     const key = JSON.stringify([cand.suite, cand.source.xmlName]);
-    const found = report.cases.filter((c) => JSON.stringify([c.suite, c.name]) === key)[cand.source.occurrence - 1];
+    const { occurrence } = gradleLocator(cand.source);
+    const found = report.cases.filter((c) => JSON.stringify([c.suite, c.name]) === key)[occurrence - 1];
     if (!found && report.crashed.some((c) => JSON.stringify([c.suite, c.name]) === key)) {
       // The JVM died while this candidate ran: the test ended that process, a failure.
       out.get(cand.testCaseId)!.push({ repetition: report.repetition, status: 'failure', durationMs: 0, crashed: true, failure: { ...NO_DETAIL, kind: 'crash' } });
@@ -83,7 +85,7 @@ export function assignRepetitions(stress: readonly GateCandidate[], reports: rea
     if (!found || found.status === 'skipped') continue;
     // A repetition the build's own retry (test-retry) rescued still failed once: it disagreed.
     const status = found.executions?.some((e) => e.status === 'failure') ? 'failure' : found.status;
-    const caught = status === 'failure' ? report.failures?.get(key)?.[cand.source.occurrence - 1] : undefined;
+    const caught = status === 'failure' ? report.failures?.get(key)?.[occurrence - 1] : undefined;
     out.get(cand.testCaseId)!.push({ repetition: report.repetition, status, durationMs: found.durationMs, ...(caught ? { failure: { ...NO_DETAIL, ...caught } } : {}) });
   }
   for (const reps of out.values()) reps.sort((a, b) => a.repetition - b.repetition);

@@ -2,6 +2,7 @@
 // per candidate (its repetition k is one Test task, one fresh JVM, running that candidate alone).
 // Pure: the caller writes it to plan.json.
 import type { GateCandidate } from '../candidates/gate-candidate.js';
+import { gradleLocator } from './gradle-locator.js';
 
 /** plan.json as the plugin reads it. */
 export interface TaskPlan {
@@ -25,7 +26,7 @@ export function planTasks(stress: readonly GateCandidate[], resultsDir: string):
     owner.set(id, c.testCaseId);
     // The filter is the XML name: a repeated Parameterized name selects every invocation of that
     // name, and the reader takes the candidate's by occurrence.
-    tasks.push({ id, path: c.source.task, candidates: [{ suite: c.suite, name: c.source.xmlName, repetitions: c.repetitions }] });
+    tasks.push({ id, path: gradleLocator(c.source).task, candidates: [{ suite: c.suite, name: c.source.xmlName, repetitions: c.repetitions }] });
   }
   return { plan: { resultsDir, tasks }, owner };
 }

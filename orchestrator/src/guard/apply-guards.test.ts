@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { candidate, verdict } from '../../test/support/builders.js';
-import { predictCeiling } from '../ceiling/predict-ceiling.js';
+import { predictCeiling } from './predict-ceiling.js';
 import { applyGuards } from './apply-guards.js';
 
 const guards = verdict().guards;

@@ -3,7 +3,7 @@
 // first guard that fires refuses the whole stress pass: the gate never stresses part of the set.
 import type { GuardName, VerdictResponse } from '#contract';
 import type { GateCandidate } from '../candidates/gate-candidate.js';
-import type { CeilingPrediction } from '../ceiling/predict-ceiling.js';
+import type { CeilingPrediction } from './predict-ceiling.js';
 import { guardSentence, type GuardFacts } from './guard-sentence.js';
 
 /** A guard that fired: its name, the count that triggered it, and the sentence the report prints. */

@@ -5,7 +5,7 @@ import type { ForkConfig } from '../jvm/runner-log.js';
 import { jvmCommand, requestText, RUNNER_MAIN } from '../jvm/runner-request.js';
 import type { Selection } from '../jvm/stress-target.js';
 import { excludePatterns, firstPassArgs } from './maven-first-pass.js';
-import { mavenTask, modulePath } from './maven-setup.js';
+import { mavenIdentityModule, mavenUnit, modulePath } from './maven-setup.js';
 import { parseSettings } from './maven-settings.js';
 
 const fork: ForkConfig = {
@@ -25,9 +25,14 @@ describe('Maven modules and tasks', () => {
     expect(modulePath('/r', '/r')).toBe(':');
     expect(modulePath('/r', '/r/core')).toBe(':core');
     expect(modulePath('/r', '/r/services/billing')).toBe(':services:billing');
-    expect(mavenTask(':core', 'surefire')).toBe(':core:test');
-    expect(mavenTask(':core', 'failsafe')).toBe(':core:integration-test');
-    expect(mavenTask(':', 'surefire')).toBe(':test');
+    expect(mavenUnit(':core', 'surefire')).toBe(':core:test');
+    expect(mavenUnit(':core', 'failsafe')).toBe(':core:integration-test');
+    expect(mavenUnit(':', 'surefire')).toBe(':test');
+    // A module's Surefire tests are named by the module, its Failsafe tests by the module's integration-test phase.
+    expect(mavenIdentityModule(':core', 'surefire')).toBe(':core');
+    expect(mavenIdentityModule(':', 'surefire')).toBe(':');
+    expect(mavenIdentityModule(':core', 'failsafe')).toBe(':core:integration-test');
+    expect(mavenIdentityModule(':', 'failsafe')).toBe(':integration-test');
   });
 });
 

@@ -8,14 +8,14 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestCaseIdentity } from '#contract';
 import type { BuildRunner } from '../build-tool/run-build.js';
-import { summarizeFirstPass, unreadFirstPass, type FirstPass } from '../first-pass/first-pass.js';
+import { summarizeFirstPass, unreadFirstPass, type FirstPass, type UnitsRead } from '../first-pass/first-pass.js';
 import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
-import { readTaskXml, type ReadResults } from '../first-pass/read-results.js';
-import type { TaskResults } from '../first-pass/test-case-result.js';
+import { readTaskXml } from '../first-pass/read-results.js';
+import { occurrences, type CaseSource, type UnitCase } from '../first-pass/test-case-result.js';
 import type { BuildFirstPassOptions } from '../gate/build-adapter.js';
 import { parseRunnerLog, platformCases, platformResults, type ForkConfig, type RunnerLog } from '../jvm/runner-log.js';
 import type { Logger } from '../base/log.js';
-import { modulePath, mavenTask, type MavenSetup } from './maven-setup.js';
+import { mavenIdentityModule, modulePath, mavenUnit, type MavenSetup, type Plugin } from './maven-setup.js';
 import { readSettings } from './maven-settings.js';
 import { findReportDirs } from './report-dirs.js';
 import { filterable } from '../quarantine/filterable.js';
@@ -31,15 +31,21 @@ export interface ForkSource {
   uniqueId?: string;
 }
 
-/** The first pass, and the fork source of each (task, suite, XML name, occurrence). */
-export interface MavenFirstPass {
-  first: FirstPass;
-  sources: Map<string, ForkSource>;
+/**
+ * A Maven case's locator: which occurrence of its reported name in its unit, and the fork that ran
+ * it; null when no fork was seen running it (its stress pass says so, never that it passed).
+ */
+export class MavenLocator {
+  constructor(
+    readonly occurrence: number,
+    readonly fork: ForkSource | null,
+  ) {}
 }
 
-/** The key of `sources`. */
-export function sourceKey(task: string, suite: string, xmlName: string, occurrence: number): string {
-  return JSON.stringify([task, suite, xmlName, occurrence]);
+/** The Maven locator of a case's source (a Maven first pass's, never another adapter's). */
+export function mavenLocator(source: CaseSource): MavenLocator {
+  if (source.locator instanceof MavenLocator) return source.locator;
+  throw new Error(`the test of ${source.unit} was not found by the Maven adapter's first pass`);
 }
 
 /** What the Maven first pass needs. */
@@ -86,7 +92,7 @@ export function excludePatterns(skipped: readonly TestCaseIdentity[]): string[] 
 }
 
 /** Runs the first pass and reads its results. */
-export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFirstPassOptions, deps: MavenFirstPassDeps): Promise<MavenFirstPass> {
+export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFirstPassOptions, deps: MavenFirstPassDeps): Promise<FirstPass> {
   const started = o.now();
   const patterns = excludePatterns(o.skippedTests);
   const excludesFile = patterns.length ? path.join(deps.setup.workDir, 'excludes.txt') : null;
@@ -99,20 +105,20 @@ export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFir
     ...(o.signal ? { signal: o.signal } : {}),
   });
   try {
-    const { settings, results, sources } = await readMavenResults(started, deps);
-    return { first: summarizeFirstPass(run, started, { settings, unreported: null, results }, o), sources };
+    const { settings, results } = await readMavenResults(started, deps);
+    return summarizeFirstPass(run, started, { settings, unreported: null, results }, o);
   } catch (e) {
     deps.logger.child({ module: 'maven-first-pass' }).error({ err: e }, 'reading the first pass failed');
-    return { first: unreadFirstPass(run, started, (e as Error).message ?? String(e)), sources: new Map() };
+    return unreadFirstPass(run, started, (e as Error).message ?? String(e));
   }
 }
 
 async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
-  const out: ReadResults = { tasks: [], errors: [], notes: [] };
-  const xmlByTask = new Map<string, { module: string; dir: string; cases: XmlTestCase[] }>();
+  const out: UnitsRead = { units: [], errors: [], notes: [] };
+  const xmlByTask = new Map<string, { module: string; plugin: Plugin; dir: string; cases: XmlTestCase[] }>();
   for (const r of await findReportDirs(deps.projectDir)) {
     const module = modulePath(deps.projectDir, r.moduleDir);
-    const task = mavenTask(module, r.plugin);
+    const task = mavenUnit(module, r.plugin);
     // Only the per-class reports: Failsafe also writes failsafe-summary.xml there, which is not JUnit XML.
     const files = (await readTaskXml(r.dir, started)).files.filter((f) => path.basename(f).startsWith('TEST-'));
     const cases: XmlTestCase[] = [];
@@ -121,12 +127,12 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
       if (parsed.ok) cases.push(...parsed.cases);
       else out.errors.push(parsed.error);
     }
-    if (files.length) xmlByTask.set(task, { module, dir: r.dir, cases });
+    if (files.length) xmlByTask.set(task, { module, plugin: r.plugin, dir: r.dir, cases });
   }
   const logs = await readForkLogs(deps.setup.forkLogDir);
   const forks = logs.filter((l) => !l.config?.agent);
   const agentForks = logs.filter((l) => l.config?.agent);
-  const platformByTask = new Map<string, { module: string; forks: RunnerLog[] }>();
+  const platformByTask = new Map<string, { module: string; plugin: Plugin; forks: RunnerLog[] }>();
   for (const fork of forks) {
     if (!fork.config) {
       if (fork.finished.length) out.notes.push(`${fork.file}: a JUnit Platform log without its fork's configuration; its tests cannot be stressed.`);
@@ -134,44 +140,36 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     }
     const moduleDir = fork.config.basedir ?? fork.config.userDir;
     const module = modulePath(deps.projectDir, moduleDir);
-    const task = mavenTask(module, await pluginOf(fork, moduleDir, started));
-    const entry = platformByTask.get(task) ?? { module, forks: [] };
+    const plugin = await pluginOf(fork, moduleDir, started);
+    const task = mavenUnit(module, plugin);
+    const entry = platformByTask.get(task) ?? { module, plugin, forks: [] };
     entry.forks.push(fork);
     platformByTask.set(task, entry);
     if (fork.malformed) out.notes.push(`${fork.file}: ${fork.malformed} malformed line(s) ignored.`);
   }
-  const sources = new Map<string, ForkSource>();
-  const tasks: TaskResults[] = [];
-  for (const task of [...new Set([...xmlByTask.keys(), ...platformByTask.keys()])].sort()) {
-    const platform = platformByTask.get(task);
+  for (const unit of [...new Set([...xmlByTask.keys(), ...platformByTask.keys()])].sort()) {
+    const platform = platformByTask.get(unit);
     if (!platform) {
-      // The JUnit 4, JUnit 4.7 or TestNG provider ran this task: the XML names its tests, the agent its forks.
-      const xml = xmlByTask.get(task)!;
-      tasks.push({ task, module: xml.module, cases: xml.cases });
-      addAgentSources(sources, task, xml.cases, agentForksOf(agentForks, deps.projectDir, task));
+      // The JUnit 4, JUnit 4.7 or TestNG provider ran this unit: the XML names its tests, the agent its forks.
+      const xml = xmlByTask.get(unit)!;
+      out.units.push({ unit, module: mavenIdentityModule(xml.module, xml.plugin), cases: withAgentForks(xml.cases, agentForksOf(agentForks, deps.projectDir, unit)) });
       continue;
     }
-    // The listener saw this task's JUnit Platform tests: its unique IDs and class names are the
-    // identities (the XML may carry display names instead); the XML was still checked above.
-    const cases: XmlTestCase[] = [];
-    const seen = new Map<string, number>();
+    // The listener saw this unit's JUnit Platform tests: its unique IDs and class names are the
+    // identities (the XML may carry display names instead); the XML was still checked above. The
+    // unique ID is the locator's, which selects by it.
+    const cases: UnitCase[] = [];
     for (const fork of platform.forks) {
-      for (const c of platformCases(platformResults(fork.finished))) {
-        const { uniqueId, ...xmlCase } = c;
-        cases.push(xmlCase);
-        const k = JSON.stringify([c.suite, c.name]);
-        const occurrence = (seen.get(k) ?? 0) + 1;
-        seen.set(k, occurrence);
-        sources.set(sourceKey(task, c.suite, c.name, occurrence), { uniqueId, fork: fork.config!, forkFile: fork.file, runner: 'platform' });
-      }
+      const ran = platformCases(platformResults(fork.finished));
+      const nth = occurrences(ran);
+      ran.forEach(({ uniqueId, ...c }, i) => cases.push({ ...c, locator: new MavenLocator(nth[i]!, { uniqueId, fork: fork.config!, forkFile: fork.file, runner: 'platform' }) }));
     }
-    tasks.push({ task, module: platform.module, cases });
+    out.units.push({ unit, module: mavenIdentityModule(platform.module, platform.plugin), cases });
   }
-  out.tasks = tasks;
   const { settings, problems } = await readSettings(deps.projectDir);
   out.notes.push(...problems.map((p) => `.mvn/stress-gate.properties: ${p}`));
   const blockSettings = { mode: settings.mode ?? null, serverUrl: settings.serverUrl ?? null, project: settings.project ?? null, requestTimeoutSeconds: settings.requestTimeoutSeconds ?? null, executor: null };
-  return { settings: blockSettings, results: out, sources };
+  return { settings: blockSettings, results: out };
 }
 
 async function readForkLogs(dir: string): Promise<RunnerLog[]> {
@@ -184,39 +182,36 @@ async function readForkLogs(dir: string): Promise<RunnerLog[]> {
   return logs;
 }
 
-/** The agent's forks of one task: same module (basedir) and plugin. */
-function agentForksOf(agentForks: readonly RunnerLog[], projectDir: string, task: string): RunnerLog[] {
+/** The agent's forks of one unit: same module (basedir) and plugin. */
+function agentForksOf(agentForks: readonly RunnerLog[], projectDir: string, unit: string): RunnerLog[] {
   return agentForks.filter((l) => {
     const c = l.config!;
-    return mavenTask(modulePath(projectDir, c.basedir ?? c.userDir), c.plugin === 'failsafe' ? 'failsafe' : 'surefire') === task;
+    return mavenUnit(modulePath(projectDir, c.basedir ?? c.userDir), c.plugin === 'failsafe' ? 'failsafe' : 'surefire') === unit;
   });
 }
 
 /**
- * Ties each XML case of a task to the fork that loaded its class (a nested class counts as its
- * outer one's), with the provider's runner kind. A case no fork loaded has no source: the stress
- * pass says it cannot be selected, never that it passed.
+ * Ties each XML case of a unit to the fork that loaded its class (a nested class counts as its
+ * outer one's), with the provider's runner kind. A case no fork loaded has no fork in its locator:
+ * the stress pass says it cannot be selected, never that it passed.
  */
-function addAgentSources(sources: Map<string, ForkSource>, task: string, cases: readonly XmlTestCase[], forks: readonly RunnerLog[]): void {
+function withAgentForks(cases: readonly XmlTestCase[], forks: readonly RunnerLog[]): UnitCase[] {
   const forkOfClass = new Map<string, RunnerLog>();
   for (const f of forks) for (const c of f.classes) if (!forkOfClass.has(c)) forkOfClass.set(c, f);
-  const seen = new Map<string, number>();
-  for (const c of cases) {
-    const k = JSON.stringify([c.suite, c.name]);
-    const occurrence = (seen.get(k) ?? 0) + 1;
-    seen.set(k, occurrence);
+  const nth = occurrences(cases);
+  return cases.map((c, i) => {
     const fork = forkOfClass.get(c.suite) ?? forkOfClass.get(c.suite.replace(/\$.*$/, '')) ?? (forks.length === 1 ? forks[0] : undefined);
     const provider = fork?.config?.provider;
-    if (!fork?.config || (provider !== 'junit4' && provider !== 'junit47' && provider !== 'testng')) continue;
-    sources.set(sourceKey(task, c.suite, c.name, occurrence), { fork: fork.config, forkFile: fork.file, runner: provider === 'testng' ? 'testng' : 'junit4' });
-  }
+    const ran = fork?.config && (provider === 'junit4' || provider === 'junit47' || provider === 'testng') ? { fork: fork.config, forkFile: fork.file, runner: provider === 'testng' ? ('testng' as const) : ('junit4' as const) } : null;
+    return { ...c, locator: new MavenLocator(nth[i]!, ran) };
+  });
 }
 
 /**
  * Surefire or Failsafe: both forks look alike from inside, so a fork is Failsafe's when a class it
  * ran has a fresh report in the module's failsafe-reports and none in its surefire-reports.
  */
-async function pluginOf(fork: RunnerLog, moduleDir: string, since: number): Promise<'surefire' | 'failsafe'> {
+async function pluginOf(fork: RunnerLog, moduleDir: string, since: number): Promise<Plugin> {
   const fresh = (file: string) => stat(file).then((s) => s.mtimeMs >= Math.floor(since / 1000) * 1000, () => false);
   for (const top of new Set(fork.finished.map((f) => f.className.replace(/\$.*$/, '')))) {
     const inFailsafe = await fresh(path.join(moduleDir, 'target', 'failsafe-reports', `TEST-${top}.xml`));

@@ -64,7 +64,18 @@ export function modulePath(projectDir: string, moduleDir: string): string {
   return `:${rel.split(path.sep).join(':')}`;
 }
 
-/** The first pass's "task" of a module: `<module>:test` (Surefire) or `<module>:integration-test` (Failsafe). */
-export function mavenTask(module: string, plugin: 'surefire' | 'failsafe'): string {
+/** The plugin that ran a module's tests. */
+export type Plugin = 'surefire' | 'failsafe';
+
+/** A first-pass unit: a module's tests as one plugin ran them, named by its phase: `<module>:test` (Surefire), `<module>:integration-test` (Failsafe). */
+export function mavenUnit(module: string, plugin: Plugin): string {
   return `${module === ':' ? '' : module}:${plugin === 'failsafe' ? 'integration-test' : 'test'}`;
+}
+
+/**
+ * The identity module of a unit's tests: the module's path for Surefire's, its integration-test
+ * phase (`:core:integration-test`) for Failsafe's, so that a class both plugins run is two tests.
+ */
+export function mavenIdentityModule(module: string, plugin: Plugin): string {
+  return plugin === 'surefire' ? module : mavenUnit(module, plugin);
 }

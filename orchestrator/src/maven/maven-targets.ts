@@ -8,16 +8,16 @@ import type { UnrunnableCandidate } from '../repetitions/stress-plan.js';
 import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
 import { groupTargets, singleTarget, type Selection, type StressTarget } from '../jvm/stress-target.js';
 import { testNgName } from '../jvm/testng-names.js';
-import { sourceKey, type ForkSource } from './maven-first-pass.js';
+import { mavenLocator } from './maven-first-pass.js';
 
 /** The targets, and the candidates no fork can run again (with why). */
-export function mavenTargets(stress: readonly GateCandidate[], sources: ReadonlyMap<string, ForkSource>): { targets: StressTarget[]; unrunnable: UnrunnableCandidate[] } {
+export function mavenTargets(stress: readonly GateCandidate[]): { targets: StressTarget[]; unrunnable: UnrunnableCandidate[] } {
   const targets: StressTarget[] = [];
   const unrunnable: UnrunnableCandidate[] = [];
   for (const candidate of stress) {
     const s = candidate.source;
     if (!s || !candidate.repetitions) continue;
-    const src = sources.get(sourceKey(s.task, candidate.suite, s.xmlName, s.occurrence));
+    const { fork: src, occurrence } = mavenLocator(s);
     if (!src) {
       unrunnable.push({ candidate, why: 'no Surefire or Failsafe fork was seen running it (forkCount=0 runs tests inside Maven itself, or its fork did not start the stress gate\'s agent)' });
       continue;
@@ -28,7 +28,7 @@ export function mavenTargets(stress: readonly GateCandidate[], sources: Readonly
         : src.runner === 'testng'
           ? { kind: 'testng', className: candidate.suite, name: s.xmlName, ...testNgName(s.xmlName, 'surefire') }
           : { kind: 'junit4', className: candidate.suite, name: s.xmlName };
-    const member = { candidate, selection, occurrence: src.runner === 'junit4' ? s.occurrence : 1 };
+    const member = { candidate, selection, occurrence: src.runner === 'junit4' ? occurrence : 1 };
     const platform = src.runner === 'platform';
     targets.push(singleTarget(member, jvmOfFork(src.fork, platform), src.forkFile, { configurationParameters: platform ? configurationParameters(src.fork) : {}, observed: src.fork }));
   }

@@ -9,7 +9,7 @@ import { probeSettings } from '../config/probe-settings.js';
 const passed = classifyCandidate(candidate('addsItem'), reps(10), false);
 const failed = classifyCandidate(candidate('removesItem'), reps(10, [2]), false);
 const first = {
-  cases: [passed, failed, candidate('old')].map((c) => ({ module: c.module, suite: c.suite, name: c.name, status: 'success' as const, durationMs: 5, task: c.source!.task, xmlName: c.source!.xmlName, occurrence: 1, muted: false })),
+  cases: [passed, failed, candidate('old')].map((c) => ({ module: c.module, suite: c.suite, name: c.name, status: 'success' as const, durationMs: 5, source: c.source!, muted: false })),
 } as unknown as FirstPass;
 const step = (over: Partial<Parameters<typeof probeOrder>[2]> = {}) => ({ settings: probeSettings({}, 600, () => 9), ceilingLeftMs: 500_000, concurrency: 2, jvmStartMs: 300, tool: ['gradle'], buildArgs: ['test'], ...over });
 const deps = (runInOrder: () => Promise<InOrderOutcome>) => ({ build: { runInOrder }, logger: silentLogger(), err: () => undefined, now: Date.now });

@@ -2,7 +2,9 @@
 // not muted), beside which tests (every test the build ran and passed), within what budget, and
 // what it changes: a candidate with a confirmed finding is `order_dependent`. Each finding gets the
 // command that replays exactly its pair's order.
+import type { TestCaseIdentity } from '#contract';
 import { orderReproduceCommand } from '#reproduce';
+import { identityKey } from '../identity/identity-key.js';
 import type { CandidateResult } from '../enforce/outcome.js';
 import { failureEvidence } from '../evidence/failure-evidence.js';
 import type { FirstPass } from '../first-pass/first-pass.js';
@@ -26,9 +28,9 @@ export interface OrderStep {
   signal?: AbortSignal | undefined;
 }
 
-/** The probe's key of a test: where the first pass ran it (unique in a run). */
-export function probeKey(suite: string, source: ProbeTest['source']): string {
-  return [source.task, suite, source.xmlName, String(source.occurrence)].join('\u0000');
+/** The probe's key of a test: its identity (unique in a run: the first pass never gives two results one identity). */
+export function probeKey(test: TestCaseIdentity): string {
+  return identityKey(test);
 }
 
 /**
@@ -37,14 +39,13 @@ export function probeKey(suite: string, source: ProbeTest['source']): string {
  */
 export function probePool(first: FirstPass, flaky: ReadonlySet<string> = new Set()): ProbeTest[] {
   return first.cases
-    .filter((c) => c.status === 'success' && !c.muted && !flaky.has(probeKey(c.suite, { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence })))
+    .filter((c) => c.status === 'success' && !c.muted && !flaky.has(probeKey(c)))
     .map(probeTest);
 }
 
 /** A first-pass case as the probe (and `--run-order`) runs it. */
 export function probeTest(c: TestCaseResult): ProbeTest {
-  const source = { task: c.task, xmlName: c.xmlName, occurrence: c.occurrence, ...(c.uniqueId ? { uniqueId: c.uniqueId } : {}) };
-  return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c.suite, source), source };
+  return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c), source: c.source };
 }
 
 /**
@@ -72,11 +73,11 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
     const summary: ProbeSummary = { seed: step.settings.seed, candidates: probed.length, pairs: 0, jvms: 0, predictedMs: 0, budgetMs: 0, wallClockMs: 0, cut: true, cancelled: false, why };
     return { results: results.map((r) => (probed.includes(r) ? { ...r, orderProbe: notRun(step.settings.seed, why, 'cut') } : r)), summary };
   }
-  const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: probeKey(r.suite, r.source!), source: r.source! }));
+  const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: probeKey(r), source: r.source! }));
   let probe: Awaited<ReturnType<typeof runOrderProbe>>;
   try {
     probe = await runOrderProbe(
-      { candidates, pool: probePool(first, new Set(results.filter((r) => r.outcome === 'failed' && r.source).map((r) => probeKey(r.suite, r.source!)))), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
+      { candidates, pool: probePool(first, new Set(results.filter((r) => r.outcome === 'failed' && r.source).map((r) => probeKey(r)))), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
       deps,
     );
   } catch (e) {
@@ -90,7 +91,7 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
   return {
     results: results.map((r) => {
       if (!probed.includes(r)) return r;
-      const probe = perCandidate.get(probeKey(r.suite, r.source!));
+      const probe = perCandidate.get(probeKey(r));
       if (!probe) return r;
       if (!probe.findings.length) return { ...r, orderProbe: probe };
       const repro = reproduction(step.tool, step.buildArgs, r);

@@ -2,7 +2,7 @@
 //
 // A candidate's partners are the other tests of its own class, and a sample of its module's other
 // test classes (some tests of each), drawn by a seeded generator from the tests the build ran in
-// the same test task (the same JVM settings, the same class path). Each JVM runs one sequence
+// the same unit (a Gradle Test task, a Maven module's test phase: the same JVM settings, the same class path). Each JVM runs one sequence
 //   C, p1, C, p2, C, …, C, pk, C
 // so every partner runs right after the candidate (a polluter check: did the candidate break it?)
 // and right before it (a victim check: did it break the candidate?). Most order dependences
@@ -75,20 +75,20 @@ const byId = (a: ProbeTest, b: ProbeTest) => (a.testCaseId < b.testCaseId ? -1 :
 /**
  * Plans each candidate's probe. `pool`: every test the first pass ran and passed (the candidates
  * among them), in any order: it is sorted, so the same seed draws the same sample from the same
- * build. A candidate's partners share its test task and its selection kind (a JUnit Platform test
+ * build. A candidate's partners share its unit of the build and its selection kind (a JUnit Platform test
  * has a unique ID), so they run in its JVM as the build ran them. With a `share`, each candidate
  * keeps the partners whose JVMs fit it (its class's first): a slow test, which runs once beside
  * each partner, meets fewer of them, and the plan says how many it left out.
  */
 export function planProbe(candidates: readonly ProbeTest[], pool: readonly ProbeTest[], seed: number, bounds: ProbeBounds = DEFAULT_PROBE_BOUNDS, share?: ProbeShare): CandidateProbePlan[] {
-  const byTask = new Map<string, ProbeTest[]>();
-  for (const t of pool) byTask.set(t.source.task, [...(byTask.get(t.source.task) ?? []), t]);
-  for (const list of byTask.values()) list.sort(byId);
+  const byUnit = new Map<string, ProbeTest[]>();
+  for (const t of pool) byUnit.set(t.source.unit, [...(byUnit.get(t.source.unit) ?? []), t]);
+  for (const list of byUnit.values()) list.sort(byId);
   return candidates.map((candidate, index) => {
     // One stream per candidate, from the seed and its place: a candidate's sample does not depend on the others'.
     const random = seededRandom((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
     const platform = candidate.source.uniqueId !== undefined;
-    const mates = (byTask.get(candidate.source.task) ?? []).filter((t) => t.testCaseId !== candidate.testCaseId && (t.source.uniqueId !== undefined) === platform);
+    const mates = (byUnit.get(candidate.source.unit) ?? []).filter((t) => t.testCaseId !== candidate.testCaseId && (t.source.uniqueId !== undefined) === platform);
     const own = mates.filter((t) => t.suite === candidate.suite);
     const classes = new Map<string, ProbeTest[]>();
     for (const t of mates) if (t.suite !== candidate.suite) classes.set(t.suite, [...(classes.get(t.suite) ?? []), t]);

@@ -3,8 +3,9 @@ import { pino } from 'pino';
 import type { ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOptions, SequenceRun, StepResult } from '../repetitions/sequence-run.js';
 import { runOrderProbe } from './run-probe.js';
+import { gradleSource } from '../../test/support/builders.js';
 
-const test = (suite: string, name: string): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${suite}#${name}`, source: { task: ':app:test', xmlName: name, occurrence: 1 } });
+const test = (suite: string, name: string): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${suite}#${name}`, source: gradleSource(':app:test', name) });
 const ok: StepResult = { status: 'success', durationMs: 1 };
 const failed: StepResult = { status: 'failure', durationMs: 1, failure: { kind: 'failure', type: 'java.net.BindException', message: 'Address already in use', trace: null, stdoutTail: '', stderrTail: '', exitCode: null, signal: null, hsErrFile: null } };
 

@@ -4,8 +4,9 @@ import type { ProbeTest } from '../repetitions/order-probe-result.js';
 import type { InOrderOptions, InOrderOutcome, StepResult } from '../repetitions/sequence-run.js';
 import { chanceToMeet, DEFAULT_PROBE_BOUNDS, planProbe, sample, seededRandom, sequenceCost } from './plan-probe.js';
 import { readShared, runOrderProbe } from './run-probe.js';
+import { gradleSource } from '../../test/support/builders.js';
 
-const test = (suite: string, name: string, task = ':app:test'): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${task} ${suite}.${name}`, source: { task, xmlName: name, occurrence: 1 } });
+const test = (suite: string, name: string, task = ':app:test'): ProbeTest => ({ module: ':app', suite, name, durationMs: 5, testCaseId: `${task} ${suite}.${name}`, source: gradleSource(task, name) });
 
 /** A module of `classes` classes of `perClass` tests each. */
 function module(classes: number, perClass: number): ProbeTest[] {
@@ -63,12 +64,12 @@ describe('planProbe', () => {
     expect(sizes.map((p) => p.sequences.length)).toEqual([1, 1, 1]);
   });
 
-  it('keeps partners in the candidate\'s test task and selection kind, and says how many of a large class it left out', () => {
-    const platform = { ...test('shop.ATest', 'p'), source: { task: ':app:test', xmlName: 'p', occurrence: 1, uniqueId: '[engine:junit-jupiter]/p' } };
+  it('keeps partners in the candidate\'s unit (its test task) and selection kind, and says how many of a large class it left out', () => {
+    const platform = { ...test('shop.ATest', 'p'), source: gradleSource(':app:test', 'p', 1, '[engine:junit-jupiter]/p') };
     const other = test('shop.BTest', 'x', ':app:integrationTest');
     const big = Array.from({ length: 60 }, (_, i) => test('shop.ATest', `t${i}`));
     const [plan] = planProbe([big[0]!], [...big, platform, other], 3);
-    expect(plan!.partners.every((p) => p.source.task === ':app:test' && p.source.uniqueId === undefined)).toBe(true);
+    expect(plan!.partners.every((p) => p.source.unit === ':app:test' && p.source.uniqueId === undefined)).toBe(true);
     expect(plan!.partners).toHaveLength(50);
     expect(plan!.classPartnersLeftOut).toBe(9);
     expect(plan!.sequences).toHaveLength(2);

@@ -2,6 +2,7 @@
 // pairs confirmed in fresh JVMs and what else it saw; for the run, its seed, price and time. The
 // report, the upload and the decision read only this.
 import type { RepetitionFailure, TestCaseIdentity } from '#contract';
+import type { CaseSource } from '../first-pass/test-case-result.js';
 import type { FailureDetail } from './stress-pass-result.js';
 
 /** Why the probe ran nothing: no new test had another test in its task to run beside. */
@@ -11,7 +12,7 @@ export const NO_PARTNERS = "no other test passed in the new tests' test tasks";
 export interface ProbeTest extends TestCaseIdentity {
   testCaseId: string;
   durationMs: number;
-  source: { task: string; xmlName: string; occurrence: number; uniqueId?: string };
+  source: CaseSource;
 }
 
 /** One confirmed order dependence. */

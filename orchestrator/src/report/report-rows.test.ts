@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FailureDetail, RecordedRepetition } from '../repetitions/stress-pass-result.js';
 import { HALTED_WHY } from '../repetitions/stress-pass-result.js';
-import { candidate, classifyCandidate, gateReport, reps } from '../../test/support/builders.js';
+import { candidate, classifyCandidate, gateReport, reps, gradleSource } from '../../test/support/builders.js';
 import { jvmTimeWords, passWords } from './report-document.js';
 import { renderReport } from './render-report.js';
 import { renderStepSummary } from './step-summary.js';
@@ -13,7 +13,7 @@ const timeout: FailureDetail = {
 };
 const failingAt = (n: number, at: number[]): RecordedRepetition[] => reps(n, at).map((r) => (r.status === 'failure' ? { ...r, failure: timeout } : r));
 const invocation = (i: number, recorded: RecordedRepetition[]) =>
-  classifyCandidate(candidate(`adds(int)[${i}]`, { group: 'g', source: { task: ':app:test', xmlName: `adds(int)[${i}]`, occurrence: 1 } }), recorded, false);
+  classifyCandidate(candidate(`adds(int)[${i}]`, { group: 'g', source: gradleSource(':app:test', `adds(int)[${i}]`) }), recorded, false);
 
 describe('the new invocations of one method', () => {
   const hundred = () => Array.from({ length: 100 }, (_, i) => invocation(i + 1, i === 36 ? failingAt(10, [2, 5, 8]) : i === 80 ? failingAt(10, [1]) : reps(10)));

@@ -1,6 +1,8 @@
 // Builders of core values for unit tests.
 import { DEFAULT_STRESS_PARAMETERS, type Repetition, type VerdictResponse } from '@stress-gate/verdict-api/contract';
 import type { GateCandidate } from '../../src/candidates/gate-candidate.js';
+import type { CaseSource } from '../../src/first-pass/test-case-result.js';
+import { GradleLocator } from '../../src/gradle/gradle-locator.js';
 import { classifyCandidate, decideGate, type CandidateResult } from '../../src/enforce/outcome.js';
 import type { FiredGuard } from '../../src/guard/apply-guards.js';
 import { countCandidates, type GateReport } from '../../src/report/gate-report.js';
@@ -16,9 +18,14 @@ export function candidate(name: string, over: Partial<GateCandidate> = {}): Gate
     repetitions: 10,
     excluded: null,
     muted: false,
-    source: { task: ':app:test', xmlName: name, occurrence: 1 },
+    source: gradleSource(':app:test', name),
     ...over,
   };
+}
+
+/** Where a Gradle first pass ran a test: its Test task (the unit), its XML name, its occurrence there. */
+export function gradleSource(task: string, xmlName: string, occurrence = 1, uniqueId?: string): CaseSource {
+  return { unit: task, xmlName, ...(uniqueId ? { uniqueId } : {}), locator: new GradleLocator(task, occurrence) };
 }
 
 /** `n` repetitions, failing at the given 1-based indexes. */

@@ -1,7 +1,7 @@
 // The telemetry queries (clickhouse/queries/*.sql, read by queries/query-file.ts): binds {db},
 // {project_filter}, {since} and, for one project, {project_id} and {default_branch} through
 // sql/bind.ts, and runs them.
-import { fillPlaceholders, loadQueries, type QueryFile } from '../queries/query-file.js';
+import { fillPlaceholders, loadQueries, type QueryFile } from './query-file.js';
 import { dateTime, ident, literal, type Sql, sql, uuid } from '../sql/bind.js';
 import type { Database } from '../storage/database.js';
 

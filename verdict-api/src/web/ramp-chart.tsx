@@ -1,6 +1,6 @@
 // The ramp's chart, drawn on the server as SVG: per day, bars of the runs that reached the gate on
 // merge requests and, inside them, those that would have blocked. No script.
-import type { RampDay } from '../ramp/ramp-per-day.js';
+import type { RampDay } from '../telemetry/ramp-per-day.js';
 
 const W = 1100;
 const H = 240;

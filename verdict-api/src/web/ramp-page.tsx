@@ -1,6 +1,6 @@
 // The ramp page the RFC asks teams to watch in report mode before switching to enforce. Its words
 // and figures are `verdict-api telemetry`'s ramp-per-day: merge requests, runs, would have blocked.
-import type { Ramp, RampCounts } from '../ramp/ramp-per-day.js';
+import type { Ramp, RampCounts } from '../telemetry/ramp-per-day.js';
 import { ms } from './badges.js';
 import { Layout, type Frame } from './layout.js';
 import { RampChart } from './ramp-chart.js';

@@ -1,5 +1,5 @@
 // The ramp page: per day, what the gate did on a project's merge requests.
-import { rampPerDay } from '../ramp/ramp-per-day.js';
+import { rampPerDay } from '../telemetry/ramp-per-day.js';
 import { RampPage } from './ramp-page.js';
 import { frame, html, projectOf } from './respond.js';
 import type { SignedInPages } from './signed-in.js';

@@ -5,7 +5,7 @@
 // default branch (not a merge request).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getProject } from '../../src/accounts/projects.js';
-import { rampPerDay } from '../../src/ramp/ramp-per-day.js';
+import { rampPerDay } from '../../src/telemetry/ramp-per-day.js';
 import { formatAnswers } from '../../src/telemetry/format-table.js';
 import { loadQueries, runTelemetry } from '../../src/telemetry/queries.js';
 import { RampPage } from '../../src/web/ramp-page.js';

@@ -4,7 +4,7 @@
 // things with the same words: merge requests, runs, would have blocked.
 import type { Project } from '../accounts/projects.js';
 import { DAY_MS } from '../clock/clock.js';
-import { loadQuery } from '../queries/query-file.js';
+import { loadQuery } from './query-file.js';
 import { bindQuery } from '../telemetry/queries.js';
 import type { Database } from '../storage/database.js';
 import { num } from '../storage/database.js';
