@@ -90,7 +90,7 @@ describe('Gradle identities (gradleUnits, assignIdentities)', () => {
     const platform = { userDir: '/p' } as ForkConfig;
     const units = gradleUnits([{ task: ':app:test', module: ':app', cases: [{ ...ok('A', 'x'), uniqueId: '[engine:junit-jupiter]/[class:A]/[method:x()]' }, ok('A', 'y')] }], new Map([[':app:test', platform]]));
     expect(units[0]!.unit).toBe(':app:test');
-    const [x, y] = units[0]!.cases.map((c) => c.locator);
+    const [x, y] = units[0]!.locators;
     expect(x).toEqual(new GradleLocator(':app:test', 1, platform));
     expect(y).toEqual(new GradleLocator(':app:test', 1));
     // Another adapter's locator is refused by name, never read as Gradle's.

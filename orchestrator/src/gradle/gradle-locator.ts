@@ -44,7 +44,8 @@ export function gradleUnits(tasks: readonly TaskResults[], platformConfig: Reado
     return {
       unit: t.task,
       module: identityModule(t.task, t.module),
-      cases: t.cases.map((c, i) => ({ ...c, locator: new GradleLocator(t.task, nth[i]!, c.uniqueId ? platform : undefined) })),
+      cases: t.cases,
+      locators: t.cases.map((c, i) => new GradleLocator(t.task, nth[i]!, c.uniqueId ? platform : undefined)),
     };
   });
 }

@@ -152,19 +152,23 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     if (!platform) {
       // The JUnit 4, JUnit 4.7 or TestNG provider ran this unit: the XML names its tests, the agent its forks.
       const xml = xmlByTask.get(unit)!;
-      out.units.push({ unit, module: mavenIdentityModule(xml.module, xml.plugin), cases: withAgentForks(xml.cases, agentForksOf(agentForks, deps.projectDir, unit)) });
+      out.units.push({ unit, module: mavenIdentityModule(xml.module, xml.plugin), cases: xml.cases, locators: agentLocators(xml.cases, agentForksOf(agentForks, deps.projectDir, unit)) });
       continue;
     }
     // The listener saw this unit's JUnit Platform tests: its unique IDs and class names are the
     // identities (the XML may carry display names instead); the XML was still checked above. The
     // unique ID is the locator's, which selects by it.
     const cases: UnitCase[] = [];
+    const forks: ForkSource[] = [];
     for (const fork of platform.forks) {
-      const ran = platformCases(platformResults(fork.finished));
-      const nth = occurrences(ran);
-      ran.forEach(({ uniqueId, ...c }, i) => cases.push({ ...c, locator: new MavenLocator(nth[i]!, { uniqueId, fork: fork.config!, forkFile: fork.file, runner: 'platform' }) }));
+      for (const { uniqueId, ...c } of platformCases(platformResults(fork.finished))) {
+        cases.push(c);
+        forks.push({ uniqueId, fork: fork.config!, forkFile: fork.file, runner: 'platform' });
+      }
     }
-    out.units.push({ unit, module: mavenIdentityModule(platform.module, platform.plugin), cases });
+    // Occurrences across the unit's forks, in the order they were read.
+    const nth = occurrences(cases);
+    out.units.push({ unit, module: mavenIdentityModule(platform.module, platform.plugin), cases, locators: forks.map((f, i) => new MavenLocator(nth[i]!, f)) });
   }
   const { settings, problems } = await readSettings(deps.projectDir);
   out.notes.push(...problems.map((p) => `.mvn/stress-gate.properties: ${p}`));
@@ -195,7 +199,7 @@ function agentForksOf(agentForks: readonly RunnerLog[], projectDir: string, unit
  * outer one's), with the provider's runner kind. A case no fork loaded has no fork in its locator:
  * the stress pass says it cannot be selected, never that it passed.
  */
-function withAgentForks(cases: readonly XmlTestCase[], forks: readonly RunnerLog[]): UnitCase[] {
+function agentLocators(cases: readonly XmlTestCase[], forks: readonly RunnerLog[]): MavenLocator[] {
   const forkOfClass = new Map<string, RunnerLog>();
   for (const f of forks) for (const c of f.classes) if (!forkOfClass.has(c)) forkOfClass.set(c, f);
   const nth = occurrences(cases);
@@ -203,7 +207,7 @@ function withAgentForks(cases: readonly XmlTestCase[], forks: readonly RunnerLog
     const fork = forkOfClass.get(c.suite) ?? forkOfClass.get(c.suite.replace(/\$.*$/, '')) ?? (forks.length === 1 ? forks[0] : undefined);
     const provider = fork?.config?.provider;
     const ran = fork?.config && (provider === 'junit4' || provider === 'junit47' || provider === 'testng') ? { fork: fork.config, forkFile: fork.file, runner: provider === 'testng' ? ('testng' as const) : ('junit4' as const) } : null;
-    return { ...c, locator: new MavenLocator(nth[i]!, ran) };
+    return new MavenLocator(nth[i]!, ran);
   });
 }
 
