@@ -28,24 +28,42 @@ export interface Coordinator {
 
 /** Connects to `connect` (host:port,…) and keeps every node under /stress-gate/<database>. */
 export function openZooKeeperCoordinator(connect: string, database: string): Coordinator {
-  // A client whose session expired (ZooKeeper away longer than the session timeout) never
-  // reconnects: a new one takes its place, or every claim after ZooKeeper's return would time out.
+  // The client is replaced, never trusted to recover, when:
+  // - its session expired (ZooKeeper away longer than the session timeout): it never reconnects;
+  // - an operation went unanswered: the library has no read timeout, so a connection that went
+  //   silent (half open, or a client left in a state it does not leave) would hold every later
+  //   operation for ever. Its queued operations go with it: a timed-out claim is not sent later.
+  // An operation that was sent may still have been done; every claim's value is the same on a
+  // retry (run-claims.ts), so a retry reads its own claim.
   let closed = false;
+  let generation = 0;
   const open = (): zookeeper.Client => {
     const fresh = zookeeper.createClient(connect, { sessionTimeout: 10_000, retries: 0, spinDelay: 500 });
-    fresh.once('expired', () => {
-      fresh.close();
-      if (!closed) client = open();
-    });
+    const mine = generation;
+    fresh.once('expired', () => replace(mine));
     fresh.connect();
     return fresh;
+  };
+  const replace = (of: number) => {
+    if (closed || of !== generation) return;
+    generation++;
+    const old = client;
+    client = open();
+    old.close();
+    // A silent connection never finishes closing (its close request goes unanswered): its socket
+    // is dropped after a while. The library keeps it private; when it is not where it was, nothing is done.
+    setTimeout(() => (old as unknown as { connectionManager?: { socket?: { destroy?: () => void } } }).connectionManager?.socket?.destroy?.(), OPERATION_MS).unref();
   };
   let client = open();
   const root = `/stress-gate/${database}`;
 
   const call = <T>(what: string, start: (done: (error: unknown, value?: T) => void) => void): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new StorageUnavailableError(`ZooKeeper (${connect}) did not answer ${what} within ${OPERATION_MS / 1000} s`)), OPERATION_MS);
+      const of = generation;
+      const timer = setTimeout(() => {
+        replace(of);
+        reject(new StorageUnavailableError(`ZooKeeper (${connect}) did not answer ${what} within ${OPERATION_MS / 1000} s`));
+      }, OPERATION_MS);
       start((error, value) => {
         clearTimeout(timer);
         if (error) reject(error);
