@@ -20,7 +20,10 @@ export interface CaseSource {
   xmlName: string;
   /** Its JUnit Platform unique ID, when the platform ran it and the listener saw it. */
   uniqueId?: string | undefined;
-  /** The adapter's: opaque to the core. */
+  /**
+   * The adapter's: opaque to the core. It may hold what must never be written out (a fork's
+   * environment), so each adapter's locator says what JSON may carry of it (`toJSON`).
+   */
   locator: unknown;
 }
 

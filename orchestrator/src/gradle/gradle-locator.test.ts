@@ -93,6 +93,9 @@ describe('Gradle identities (gradleUnits, assignIdentities)', () => {
     const [x, y] = units[0]!.locators;
     expect(x).toEqual(new GradleLocator(':app:test', 1, platform));
     expect(y).toEqual(new GradleLocator(':app:test', 1));
+    // JSON (the report, the log) says its task and occurrence, never the test JVM's configuration.
+    const secret = { userDir: '/p', environment: { DEPLOY_PASSWORD: 'canary-p4ss' } } as unknown as ForkConfig;
+    expect(JSON.stringify(new GradleLocator(':app:test', 2, secret))).toBe('{"task":":app:test","occurrence":2}');
     // Another adapter's locator is refused by name, never read as Gradle's.
     expect(() => gradleLocator({ unit: ':core:test', xmlName: 'x', locator: { occurrence: 1 } })).toThrow(/not found by the Gradle adapter's first pass/);
   });

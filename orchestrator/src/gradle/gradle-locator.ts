@@ -17,6 +17,11 @@ export class GradleLocator {
     /** The task's test JVM configuration, for a JUnit Platform test the listener saw. */
     readonly platform?: ForkConfig,
   ) {}
+
+  /** What the JSON report and the log say of it: never the test JVM's configuration (its environment holds a CI job's secrets). */
+  toJSON(): { task: string; occurrence: number } {
+    return { task: this.task, occurrence: this.occurrence };
+  }
 }
 
 /** The Gradle locator of a case's source (a Gradle first pass's, never another adapter's). */

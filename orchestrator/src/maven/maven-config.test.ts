@@ -4,7 +4,7 @@ import { configurationParameters, jvmOfFork } from '../jvm/fork-jvm.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 import { jvmCommand, requestText, RUNNER_MAIN } from '../jvm/runner-request.js';
 import type { Selection } from '../jvm/stress-target.js';
-import { excludePatterns, firstPassArgs } from './maven-first-pass.js';
+import { excludePatterns, firstPassArgs, MavenLocator } from './maven-first-pass.js';
 import { mavenIdentityModule, mavenUnit, modulePath } from './maven-setup.js';
 import { parseSettings } from './maven-settings.js';
 
@@ -99,6 +99,16 @@ describe('one repetition JVM', () => {
   it('asks for every new invocation of one method in one request, in order, a repeated name once', () => {
     const sel = (name: string): Selection => ({ kind: 'junit4', className: 'a.B', name });
     expect(requestText({ selections: [sel('adds[0]'), sel('adds[1]'), sel('adds[1]')], configurationParameters: { x: 'y' }, systemProperties: {} }, '/o').split('\n')).toEqual(['kind junit4', 'out /o', 'test a.B\tadds[0]', 'test a.B\tadds[1]', '']);
+  });
+});
+
+describe("a Maven case's locator", () => {
+  it('says in JSON (the report, the log) which fork log ran it and how it is selected, never the fork\'s environment or properties', () => {
+    const secret = { ...fork, environment: { ...fork.environment, DEPLOY_PASSWORD: 'canary-p4ss' }, systemProperties: { ...fork.systemProperties, 'db.password': 'canary-pr0p' } };
+    const json = JSON.stringify({ source: { unit: ':app:test', xmlName: 'adds(int)[1]', locator: new MavenLocator(2, { fork: secret, forkFile: '/w/forks/1.jsonl', runner: 'platform', uniqueId: '[engine:junit-jupiter]/[class:A]' }) } });
+    expect(JSON.parse(json).source.locator).toEqual({ occurrence: 2, runner: 'platform', forkLog: '/w/forks/1.jsonl', uniqueId: '[engine:junit-jupiter]/[class:A]' });
+    expect(json).not.toContain('canary');
+    expect(JSON.parse(JSON.stringify(new MavenLocator(1, null)))).toEqual({ occurrence: 1, runner: null, forkLog: null });
   });
 });
 

@@ -40,6 +40,14 @@ export class MavenLocator {
     readonly occurrence: number,
     readonly fork: ForkSource | null,
   ) {}
+
+  /**
+   * What the JSON report and the log say of it: never the fork's configuration, which holds the
+   * fork's whole environment (a CI job's secrets) and system properties.
+   */
+  toJSON(): { occurrence: number; runner: ForkSource['runner'] | null; forkLog: string | null; uniqueId?: string } {
+    return { occurrence: this.occurrence, runner: this.fork?.runner ?? null, forkLog: this.fork?.forkFile ?? null, ...(this.fork?.uniqueId ? { uniqueId: this.fork.uniqueId } : {}) };
+  }
 }
 
 /** The Maven locator of a case's source (a Maven first pass's, never another adapter's). */

@@ -36,11 +36,14 @@ async function ciJob(branch: string, mode: string, extraEnv: Record<string, stri
   // A child process, so that its temp folder (TMPDIR) is this test's to look into.
   // One repetition JVM at a time: the example's flaky counter then fails on exact repetitions (in
   // parallel, the candidate that failed side by side runs again alone, a later stretch of the count).
-  const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, STRESS_GATE_PARALLEL_JVMS: '1', ...extraEnv };
+  // A CI job's secret in the environment every Surefire fork inherits: no report may carry it.
+  const env = { ...gitlabCiEnv(branch, mode, { ...api, url: serverUrl }), TMPDIR: tmp, STRESS_GATE_PARALLEL_JVMS: '1', DEPLOY_PASSWORD: CANARY, ...extraEnv };
   const r = await execa(process.execPath, [BIN, 'mvn', ...MVN_ARGS, 'clean', 'test'], { cwd: dir, env, extendEnv: false, reject: false, stdin: 'ignore' });
-  const report = JSON.parse(await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8'));
-  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report };
+  const text = await readFile(path.join(dir, 'target/stress-gate/report.json'), 'utf8');
+  return { code: r.exitCode, out: String(r.stdout), err: String(r.stderr), report: JSON.parse(text), text };
 }
+
+const CANARY = 'canary-d3pl0y-p4ss';
 
 const NEW = [
   [':app', 'dev.stressgate.example.app.AdditionTest', 'adds(int, int, int)[3]'],
@@ -97,6 +100,10 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
       }
     }
     expect(r.out.replace(/\n {3}/g, ' ')).toContain('FlakyCounterTest.failsEveryThirdInvocation failed 1 of 4 repetitions and would have blocked this merge request. Pass --stress-new-tests enforce to make it blocking.');
+    // Where each candidate ran, as the report says it: the fork's log and the selection, never the
+    // fork's configuration (its environment holds the job's secret).
+    expect(r.report.candidates[0].source.locator).toEqual({ occurrence: 1, runner: 'platform', forkLog: expect.stringMatching(/\.jsonl$/), uniqueId: expect.stringContaining('[engine:junit-jupiter]') });
+    expect(r.text).not.toContain(CANARY);
     // Each repetition JVM ran exactly one candidate's unique ID: never [1] or [2] of an old method,
     // never another candidate (the repetitions' files are kept under target/stress-gate).
     const repetitions = path.join(dir, 'target', 'stress-gate', 'repetitions');
@@ -111,7 +118,9 @@ describe('the gate end to end on Maven: real Maven, real verdict API', () => {
     }
     expect([...ran].sort()).toEqual(['adds(int, int, int)[3]', 'failsEveryThirdInvocation()', 'greetsBlankAsStranger()', 'greetsEach()[3]', 'greetsTheSameEachTime()[3]', 'multiplies()', 'rendersLargeReport()']);
     const res = await fetch(`${api.url}/api/v1/projects/${api.project}/runs/${r.report.runId}`, { headers: { Authorization: `Bearer ${api.token}` } });
-    const run = (await res.json()) as { gate: unknown; flaky: unknown };
+    const uploaded = await res.text();
+    expect(uploaded).not.toContain(CANARY);
+    const run = JSON.parse(uploaded) as { gate: unknown; flaky: unknown };
     expect(run.gate).toMatchObject({ mode: 'report', outcome: 'failed', candidatesExamined: 7, stressed: 7, blocked: false, wouldHaveBlocked: true });
     expect(run.flaky).toEqual([{ module: ':app', suite: 'dev.stressgate.example.app.FlakyCounterTest', name: 'failsEveryThirdInvocation', caughtBy: 'stress_gate', failed: 1, repetitions: 4 }]);
   }, 600_000);
