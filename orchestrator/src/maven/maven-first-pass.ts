@@ -123,10 +123,10 @@ export async function runMavenFirstPass(userArgs: readonly string[], o: BuildFir
 
 async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
   const out: UnitsRead = { units: [], errors: [], notes: [] };
-  const xmlByTask = new Map<string, { module: string; plugin: Plugin; dir: string; cases: XmlTestCase[] }>();
+  const xmlByUnit = new Map<string, { module: string; plugin: Plugin; dir: string; cases: XmlTestCase[] }>();
   for (const r of await findReportDirs(deps.projectDir)) {
     const module = modulePath(deps.projectDir, r.moduleDir);
-    const task = mavenUnit(module, r.plugin);
+    const unit = mavenUnit(module, r.plugin);
     // Only the per-class reports: Failsafe also writes failsafe-summary.xml there, which is not JUnit XML.
     const files = (await readTaskXml(r.dir, started)).files.filter((f) => path.basename(f).startsWith('TEST-'));
     const cases: XmlTestCase[] = [];
@@ -135,12 +135,12 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
       if (parsed.ok) cases.push(...parsed.cases);
       else out.errors.push(parsed.error);
     }
-    if (files.length) xmlByTask.set(task, { module, plugin: r.plugin, dir: r.dir, cases });
+    if (files.length) xmlByUnit.set(unit, { module, plugin: r.plugin, dir: r.dir, cases });
   }
   const logs = await readForkLogs(deps.setup.forkLogDir);
   const forks = logs.filter((l) => !l.config?.agent);
   const agentForks = logs.filter((l) => l.config?.agent);
-  const platformByTask = new Map<string, { module: string; plugin: Plugin; forks: RunnerLog[] }>();
+  const platformByUnit = new Map<string, { module: string; plugin: Plugin; forks: RunnerLog[] }>();
   for (const fork of forks) {
     if (!fork.config) {
       if (fork.finished.length) out.notes.push(`${fork.file}: a JUnit Platform log without its fork's configuration; its tests cannot be stressed.`);
@@ -149,17 +149,17 @@ async function readMavenResults(started: number, deps: MavenFirstPassDeps) {
     const moduleDir = fork.config.basedir ?? fork.config.userDir;
     const module = modulePath(deps.projectDir, moduleDir);
     const plugin = await pluginOf(fork, moduleDir, started);
-    const task = mavenUnit(module, plugin);
-    const entry = platformByTask.get(task) ?? { module, plugin, forks: [] };
+    const unit = mavenUnit(module, plugin);
+    const entry = platformByUnit.get(unit) ?? { module, plugin, forks: [] };
     entry.forks.push(fork);
-    platformByTask.set(task, entry);
+    platformByUnit.set(unit, entry);
     if (fork.malformed) out.notes.push(`${fork.file}: ${fork.malformed} malformed line(s) ignored.`);
   }
-  for (const unit of [...new Set([...xmlByTask.keys(), ...platformByTask.keys()])].sort()) {
-    const platform = platformByTask.get(unit);
+  for (const unit of [...new Set([...xmlByUnit.keys(), ...platformByUnit.keys()])].sort()) {
+    const platform = platformByUnit.get(unit);
     if (!platform) {
       // The JUnit 4, JUnit 4.7 or TestNG provider ran this unit: the XML names its tests, the agent its forks.
-      const xml = xmlByTask.get(unit)!;
+      const xml = xmlByUnit.get(unit)!;
       out.units.push({ unit, module: mavenIdentityModule(xml.module, xml.plugin), cases: xml.cases, locators: agentLocators(xml.cases, agentForksOf(agentForks, deps.projectDir, unit)) });
       continue;
     }
