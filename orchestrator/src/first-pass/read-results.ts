@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { readJUnitXmlFile, type JUnitXmlResult, type XmlTestCase } from './junit-xml.js';
+import type { UnitCase } from './test-case-result.js';
 
 
 /** A test task (Gradle's Test task, Maven's Surefire or Failsafe run) and where its JUnit XML is. */
@@ -13,15 +14,11 @@ export interface TestTaskDir {
   junitXmlDir: string | null;
 }
 
-/**
- * The XML cases of one test task, in the order its reports were read. `identityName`: the name
- * the JUnit Platform gives a case whose XML name differs (a display name); `uniqueId`: its JUnit
- * Platform unique ID, when known.
- */
+/** The XML cases of one test task, in the order its reports were read (with platform names and IDs once known). */
 export interface TaskResults {
   task: string;
   module: string;
-  cases: (XmlTestCase & { identityName?: string; uniqueId?: string })[];
+  cases: UnitCase[];
 }
 
 /** What the XML of a set of Test tasks says. `errors` are broken files; `notes` are for the user. */

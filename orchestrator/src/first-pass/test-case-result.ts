@@ -36,8 +36,17 @@ export interface TestCaseResult extends TestCaseIdentity {
   source: CaseSource;
 }
 
-/** A case as an adapter read it: the report's case, and its platform name and ID when known. */
+/**
+ * A case as an adapter read it. `identityName`: the name the JUnit Platform gives a case whose
+ * XML name differs (a display name); `uniqueId`: its JUnit Platform unique ID, when known.
+ */
 export type UnitCase = XmlTestCase & { identityName?: string; uniqueId?: string };
+
+/** The source's locator when it is of `kind` (its adapter's own); an error naming `adapter` when another adapter made it. */
+export function ownLocator<T>(source: CaseSource, kind: new (...args: never[]) => T, adapter: string): T {
+  if (source.locator instanceof kind) return source.locator;
+  throw new Error(`the test of ${source.unit} was not found by the ${adapter} adapter's first pass`);
+}
 
 /** The cases of one unit of the build, in the order its reports were read. */
 export interface UnitResults {
@@ -76,7 +85,7 @@ export function assignIdentities(units: readonly UnitResults[]): TestCaseResult[
   const modules = new Map<string, Map<string, { seen: Map<string, number>; used: Set<string> }>>();
   const results: TestCaseResult[] = [];
   for (const t of ordered) {
-    const module = t.module;
+    const { module } = t;
     const suites = modules.get(module) ?? modules.set(module, new Map()).get(module)!;
     let lastSuite: string | undefined;
     let names: { seen: Map<string, number>; used: Set<string> } | undefined;

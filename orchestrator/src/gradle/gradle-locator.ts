@@ -3,7 +3,7 @@
 // task's test JVM configuration as the listener reported it. The core hands it back untouched
 // (first-pass/test-case-result.ts: CaseSource).
 import type { CaseSource, UnitResults } from '../first-pass/test-case-result.js';
-import { occurrences } from '../first-pass/test-case-result.js';
+import { occurrences, ownLocator } from '../first-pass/test-case-result.js';
 import type { TaskResults } from '../first-pass/read-results.js';
 import type { ForkConfig } from '../jvm/runner-log.js';
 
@@ -26,8 +26,7 @@ export class GradleLocator {
 
 /** The Gradle locator of a case's source (a Gradle first pass's, never another adapter's). */
 export function gradleLocator(source: CaseSource): GradleLocator {
-  if (source.locator instanceof GradleLocator) return source.locator;
-  throw new Error(`the test of ${source.unit} was not found by the Gradle adapter's first pass`);
+  return ownLocator(source, GradleLocator, 'Gradle');
 }
 
 /**

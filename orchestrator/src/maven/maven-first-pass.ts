@@ -11,7 +11,7 @@ import type { BuildRunner } from '../build-tool/run-build.js';
 import { summarizeFirstPass, unreadFirstPass, type FirstPass, type UnitsRead } from '../first-pass/first-pass.js';
 import { readJUnitXmlFile, type XmlTestCase } from '../first-pass/junit-xml.js';
 import { readTaskXml } from '../first-pass/read-results.js';
-import { occurrences, type CaseSource, type UnitCase } from '../first-pass/test-case-result.js';
+import { occurrences, ownLocator, type CaseSource, type UnitCase } from '../first-pass/test-case-result.js';
 import type { BuildFirstPassOptions } from '../gate/build-adapter.js';
 import { parseRunnerLog, platformCases, platformResults, type ForkConfig, type RunnerLog } from '../jvm/runner-log.js';
 import type { Logger } from '../base/log.js';
@@ -52,8 +52,7 @@ export class MavenLocator {
 
 /** The Maven locator of a case's source (a Maven first pass's, never another adapter's). */
 export function mavenLocator(source: CaseSource): MavenLocator {
-  if (source.locator instanceof MavenLocator) return source.locator;
-  throw new Error(`the test of ${source.unit} was not found by the Maven adapter's first pass`);
+  return ownLocator(source, MavenLocator, 'Maven');
 }
 
 /** What the Maven first pass needs. */

@@ -2,7 +2,6 @@
 // not muted), beside which tests (every test the build ran and passed), within what budget, and
 // what it changes: a candidate with a confirmed finding is `order_dependent`. Each finding gets the
 // command that replays exactly its pair's order.
-import type { TestCaseIdentity } from '#contract';
 import { orderReproduceCommand } from '#reproduce';
 import { identityKey } from '../identity/identity-key.js';
 import type { CandidateResult } from '../enforce/outcome.js';
@@ -28,24 +27,19 @@ export interface OrderStep {
   signal?: AbortSignal | undefined;
 }
 
-/** The probe's key of a test: its identity (unique in a run: the first pass never gives two results one identity). */
-export function probeKey(test: TestCaseIdentity): string {
-  return identityKey(test);
-}
-
 /**
  * The tests the build ran and passed, as the probe runs them, but the new tests the repetitions
- * found flaky (`flaky`, by probe key): a partner that fails by itself would only make noise.
+ * found flaky (`flaky`, by identity key): a partner that fails by itself would only make noise.
  */
 export function probePool(first: FirstPass, flaky: ReadonlySet<string> = new Set()): ProbeTest[] {
   return first.cases
-    .filter((c) => c.status === 'success' && !c.muted && !flaky.has(probeKey(c)))
+    .filter((c) => c.status === 'success' && !c.muted && !flaky.has(identityKey(c)))
     .map(probeTest);
 }
 
 /** A first-pass case as the probe (and `--run-order`) runs it. */
 export function probeTest(c: TestCaseResult): ProbeTest {
-  return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: probeKey(c), source: c.source };
+  return { module: c.module, suite: c.suite, name: c.name, durationMs: c.durationMs, testCaseId: identityKey(c), source: c.source };
 }
 
 /**
@@ -73,11 +67,11 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
     const summary: ProbeSummary = { seed: step.settings.seed, candidates: probed.length, pairs: 0, jvms: 0, predictedMs: 0, budgetMs: 0, wallClockMs: 0, cut: true, cancelled: false, why };
     return { results: results.map((r) => (probed.includes(r) ? { ...r, orderProbe: notRun(step.settings.seed, why, 'cut') } : r)), summary };
   }
-  const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: probeKey(r), source: r.source! }));
+  const candidates: ProbeTest[] = probed.map((r) => ({ module: r.module, suite: r.suite, name: r.name, durationMs: r.durationMs, testCaseId: identityKey(r), source: r.source! }));
   let probe: Awaited<ReturnType<typeof runOrderProbe>>;
   try {
     probe = await runOrderProbe(
-      { candidates, pool: probePool(first, new Set(results.filter((r) => r.outcome === 'failed' && r.source).map((r) => probeKey(r)))), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
+      { candidates, pool: probePool(first, new Set(results.filter((r) => r.outcome === 'failed' && r.source).map(identityKey))), seed: step.settings.seed, budgetMs, concurrency: step.concurrency, jvmStartMs: step.jvmStartMs, signal: step.signal },
       deps,
     );
   } catch (e) {
@@ -91,7 +85,7 @@ export async function probeOrder(results: CandidateResult[], first: FirstPass, s
   return {
     results: results.map((r) => {
       if (!probed.includes(r)) return r;
-      const probe = perCandidate.get(probeKey(r));
+      const probe = perCandidate.get(identityKey(r));
       if (!probe) return r;
       if (!probe.findings.length) return { ...r, orderProbe: probe };
       const repro = reproduction(step.tool, step.buildArgs, r);
